@@ -1,0 +1,1 @@
+"""Pure game domains: a game-agnostic kernel and one package per game."""

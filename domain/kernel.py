@@ -1,0 +1,72 @@
+"""The game-agnostic kernel: what every game package provides, and folding events into state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Rng(Protocol):
+    """The only source of chance a decider may use."""
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        ...
+
+
+class DomainError(Exception):
+    """A command broke a rule: a stable machine code and a sentence naming the rule."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"DomainError({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """Which seat the game waits for, and for which kind of decision."""
+
+    seat: int
+    decision: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decider:
+    """Everything the platform needs to host one game; a new game is a new instance of this."""
+
+    kind: str
+    initial_state: Callable[[], Any]
+    decide: Callable[[Any, Any, Rng], list[Any]]
+    evolve: Callable[[Any, Any], Any]
+    awaited: Callable[[Any], Awaiting | None]
+    legal_options: Callable[[Any, int], Any]
+    public_view: Callable[[Any], Any]
+    seat_view: Callable[[Any, int], Any]
+    redact: Callable[[Any, int | None], Any]
+    is_terminal: Callable[[Any], bool]
+    outcome: Callable[[Any], Any]
+    command_type: Any
+    event_type: Any
+
+
+def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:
+    """Replay: evolve every event into the state, starting from the initial state. Never draws."""
+    evolve = decider.evolve
+    if state is None:
+        state = decider.initial_state()
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def step(decider: Decider, state: Any, command: Any, rng: Rng) -> tuple[Any, Sequence[Any]]:
+    """Decide a command and evolve its events: the new state and the events it produced."""
+    events = decider.decide(state, command, rng)
+    for event in events:
+        state = decider.evolve(state, event)
+    return state, events

@@ -1,0 +1,159 @@
+"""A player that picks uniformly among the legal options at each building block (for playouts)."""
+
+from __future__ import annotations
+
+import random
+
+from . import commands as cmd
+from .options import legal_options
+from .rules import Planner, board_of, coords_of, count_gods, movement_steps
+from .state import State
+from .vocabulary import CARD_INDEX, CARDS, MONEY_CARDS, MONEY_VALUE
+
+
+def _placements(state: State, seat: int, budget: int, jumps: int, rnd: random.Random) -> list[cmd.Place]:
+    board = board_of(state)
+    planner = Planner(state, seat, jumps=jumps)
+    placed: list[cmd.Place] = []
+    while budget > 0:
+        targets = [t for t in planner.targets() if t[2] <= budget]
+        pick = rnd.randrange(len(targets) + 1)
+        if pick == len(targets):
+            break
+        piece, index, cost, jump = targets[pick]
+        planner.apply(piece, index, jump)
+        budget -= cost
+        placed.append(cmd.Place(piece="column" if piece else "foot", hex=coords_of(board, index), jump=jump))
+    return placed
+
+
+def _move(state: State, seat: int, rnd: random.Random, big_foot: bool) -> cmd.Move:
+    me = state.seats[seat]
+    cards = rnd.randint(0, me.hand[CARD_INDEX["movement"]])
+    if not big_foot and movement_steps(me, cards, False) == 0:
+        cards = 1
+    steps = movement_steps(me, cards, big_foot)
+    return cmd.Move(seat=seat, cards=cards,
+                    placements=_placements(state, seat, steps, count_gods(me, "gaiviles"), rnd))
+
+
+def _purchases(options: dict, budget: int, rnd: random.Random, placing: bool, state, seat) -> list:
+    chosen = []
+    levels: dict[str, int] = {}
+    reserve = dict(options["reserve"])
+    while budget > 0:
+        offers = [("tile", t) for t in options["sacrifice_tiles"]
+                  if t["cost"] <= budget and t["level"] > levels.get(t["kind"], 0)]
+        offers += [("reserve", p) for p, n in reserve.items() if n > 0]
+        pick = rnd.randrange(len(offers) + 1)
+        if pick == len(offers):
+            break
+        kind, offer = offers[pick]
+        if kind == "tile":
+            chosen.append(cmd.SacrificeTile(kind=offer["kind"], level=offer["level"]))
+            levels[offer["kind"]] = offer["level"]
+            options = {**options, "sacrifice_tiles": [t for t in options["sacrifice_tiles"] if t["kind"] != offer["kind"]]}
+            budget -= offer["cost"]
+        else:
+            chosen.append(cmd.Reserve(piece=offer, count=1))
+            reserve[offer] -= 1
+            budget -= 1
+    if placing and budget > 0:
+        chosen += _buy_placements(state, seat, chosen, budget, rnd)
+    return chosen
+
+
+def _buy_placements(state, seat, chosen, budget, rnd) -> list:
+    board = board_of(state)
+    planner = Planner(state, seat)
+    for p in chosen:
+        if isinstance(p, cmd.Reserve):
+            planner.reserve[0 if p.piece == "foot" else 1] += p.count
+    placed = []
+    while budget > 0:
+        targets = [t for t in planner.targets() if t[2] <= budget]
+        pick = rnd.randrange(len(targets) + 1)
+        if pick == len(targets):
+            break
+        piece, index, cost, _ = targets[pick]
+        planner.apply(piece, index)
+        budget -= cost
+        placed.append(cmd.PlacePiece(piece="column" if piece else "foot", hex=coords_of(board, index)))
+    return placed
+
+
+def _buy(state: State, seat: int, options: dict, rnd: random.Random) -> cmd.Buy:
+    money = {card: rnd.randint(0, n) for card, n in options["money_cards"].items()}
+    money = {c: n for c, n in money.items() if n}
+    budget = sum(MONEY_VALUE[c] * n for c, n in money.items()) + options["stonkus"]
+    if budget == 0:
+        card = rnd.choice(sorted(options["money_cards"]))
+        money, budget = {card: 1}, MONEY_VALUE[card] + options["stonkus"]
+    priced = {**options, "sacrifice_tiles": [t for t in options["sacrifice_tiles"] if t["cost"] <= budget]}
+    return cmd.Buy(seat=seat, money=money, purchases=_purchases(priced, budget, rnd, True, state, seat))
+
+
+def _draw(seat: int, options: dict, rnd: random.Random) -> cmd.DrawCard:
+    sources = [None, *options["display"]]
+    return cmd.DrawCard(seat=seat, slot=rnd.choice(sources))
+
+
+def _action(state: State, seat: int, o: dict, rnd: random.Random):
+    kinds = ["move", "draw"] + (["buy"] if o["buy"] else []) + (["gain_god"] if o["gain_god"] else [])
+    kind = rnd.choice(kinds)
+    if kind == "move":
+        return _move(state, seat, rnd, True)
+    if kind == "draw":
+        return _draw(seat, o["draw"], rnd)
+    if kind == "buy":
+        return _buy(state, seat, o["buy"], rnd)
+    offer = rnd.choice(o["gain_god"])
+    return cmd.GainGod(seat=seat, tile=offer["tile"], sacrifice=rnd.choice(offer["payments"]))
+
+
+def random_command(state: State, seat: int, rnd: random.Random):
+    """A uniformly random legal command for the awaited seat."""
+    o = legal_options(state, seat)
+    d = o["decision"]
+    if d == "action":
+        return _action(state, seat, o, rnd)
+    if d == "follow_up":
+        if o["move"] and rnd.random() < 0.5:
+            return _move(state, seat, rnd, False)
+        return cmd.Pass(seat=seat)
+    if d == "draw":
+        return _draw(seat, o, rnd)
+    if d == "extra_action":
+        return rnd.choice([cmd.UseTraitera(seat=seat), cmd.Pass(seat=seat)])
+    if d == "gallia":
+        return cmd.GalliaChoice(seat=seat, choice=rnd.choice(o["choices"]))
+    if d == "gallia_gain":
+        choices = [cmd.GainGod(seat=seat, tile=o["tile"], sacrifice=p) for p in o["payments"]]
+        return rnd.choice(choices + [cmd.Pass(seat=seat)])
+    if d == "discard":
+        hand = [c for c in CARDS for _ in range(o["hand"].get(c, 0))]
+        chosen: dict[str, int] = {}
+        for c in rnd.sample(hand, o["count"]):
+            chosen[c] = chosen.get(c, 0) + 1
+        return cmd.Discard(seat=seat, cards=chosen)
+    if d == "exchange":
+        gives = [g for g in ("foot", "column") if o[g] > 0]
+        if not gives or rnd.random() < 0.5:
+            return cmd.Pass(seat=seat)
+        give = rnd.choice(gives)
+        return cmd.Exchange(seat=seat, give=give, count=rnd.randint(1, o[give]))
+    if d == "sacrifice":
+        kinds = [cmd.ImproveSacrifice(seat=seat, kind=k) for k in o["kinds"]]
+        return rnd.choice(kinds + ([cmd.Pass(seat=seat)] if o["optional"] else []))
+    if d == "cartago":
+        return cmd.Spend(seat=seat, purchases=_purchases(o, o["budget"], rnd, False, state, seat))
+    if d == "choose_bonus":
+        return cmd.ChooseBonus(seat=seat, tile=rnd.choice(o["tiles"]))
+    if d == "bonus_column":
+        return cmd.PlaceColumn(seat=seat, hex=tuple(rnd.choice(o["hexes"])))
+    if d == "reserve_choice":
+        return cmd.ChooseReserve(seat=seat, piece=rnd.choice(o["pieces"]))
+    raise AssertionError(f"no random choice for decision {d!r}")
+
+
+__all__ = ["random_command", "MONEY_CARDS"]

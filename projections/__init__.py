@@ -1,0 +1,1 @@
+"""Read models as pure folds over events."""

@@ -1,0 +1,97 @@
+"""Random playouts: play whole games choosing uniformly among legal options, checking every
+invariant after every event and that replaying the events gives the same state."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from domain.kernel import DomainError, fold
+from domain.pantheon import PANTHEON
+from domain.pantheon.commands import CreateGame, Options
+from domain.pantheon.invariants import check_invariants
+from domain.pantheon.random_play import random_command
+from domain.rng import SeededRng
+
+
+@dataclass
+class GameRecord:
+    """One simulated game: its seed, options, commands with the events each caused."""
+
+    seed: bytes
+    options: Options
+    steps: list[tuple[object, list]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+    state: object = None
+
+    @property
+    def events(self) -> list:
+        return [e for _, events in self.steps for e in events]
+
+
+def game_seed(seed: int | str, index: int) -> bytes:
+    """The secret seed of simulated game `index` under the run's seed."""
+    return hashlib.sha256(f"pantheon-simulate:{seed}:{index}".encode()).digest()
+
+
+def game_options(players: str, index: int, rnd: random.Random) -> Options:
+    count = {"mixed": (2, 3, 4)[index % 3]}.get(players) or int(players)
+    return Options(players=count, start_material=rnd.choice(["bsw", "rulebook"]),
+                   bonus_tiles=rnd.choice(["draft", "random"]))
+
+
+def play_game(seed: bytes, options: Options, rnd: random.Random, *, check: bool = True) -> GameRecord:
+    """Play one game to its end (or its first error) with the random player."""
+    record = GameRecord(seed=seed, options=options)
+    rng = SeededRng(seed)
+    command: object = CreateGame(options=options)
+    state = None
+    while True:
+        try:
+            events = PANTHEON.decide(state, command, rng)
+        except DomainError as error:
+            record.errors.append(f"{error.code}: {error.message} ({command!r})")
+            break
+        for event in events:
+            state = PANTHEON.evolve(state, event)
+            if check:
+                record.violations += [f"after {type(event).__name__}: {p}" for p in check_invariants(state)]
+        record.steps.append((command, events))
+        if state.finished or record.violations:
+            break
+        command = random_command(state, state.agenda[0].seat, rnd)
+    record.state = state
+    if check and fold(PANTHEON, record.events) != state:
+        record.violations.append("replaying the events does not give the state built step by step")
+    return record
+
+
+def simulate(games: int, players: str, seed: int | str, *, check: bool = True) -> Iterator[GameRecord]:
+    """Play `games` games; the same seed gives the same games."""
+    for index in range(games):
+        rnd = random.Random(f"{seed}:{index}")
+        options = game_options(players, index, rnd)
+        yield play_game(game_seed(seed, index), options, rnd, check=check)
+
+
+def summary(records: list[GameRecord], seconds: float) -> dict:
+    return {
+        "games": len(records),
+        "commands": sum(len(r.steps) for r in records),
+        "events": sum(len(r.events) for r in records),
+        "errors": sum(len(r.errors) for r in records),
+        "invariant_violations": sum(len(r.violations) for r in records),
+        "finished": sum(1 for r in records if r.state is not None and r.state.finished),
+        "games_per_s": round(len(records) / seconds, 2) if seconds else None,
+        "seconds": round(seconds, 3),
+    }
+
+
+def run(games: int, players: str, seed: int | str, *, check: bool = True) -> tuple[dict, list[GameRecord]]:
+    start = time.perf_counter()
+    records = list(simulate(games, players, seed, check=check))
+    return summary(records, time.perf_counter() - start), records
