@@ -52,6 +52,8 @@ class Decider:
     outcome: Callable[[Any], Any]
     command_type: Any
     event_type: Any
+    # decide and evolve in one pass on a state the caller owns (for playouts and search)
+    apply: Callable[[Any, Any, Rng], tuple[Any, list[Any]]] | None = None
 
 
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:

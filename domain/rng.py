@@ -23,7 +23,7 @@ class SeededRng:
     def _block(self) -> int:
         message = self._context + b"|" + self.draws.to_bytes(8, "big")
         self.draws += 1
-        return int.from_bytes(hmac.new(self._key, message, hashlib.sha256).digest(), "big")
+        return int.from_bytes(hmac.digest(self._key, message, "sha256"), "big")
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection sampling on 256-bit blocks."""

@@ -8,7 +8,7 @@ import msgspec
 from domain.kernel import Awaiting, Decider
 
 from .commands import Command
-from .decide import decide
+from .decide import apply, decide
 from .events import Event
 from .evolve import evolve
 from .options import legal_options
@@ -43,6 +43,7 @@ PANTHEON = Decider(
     kind="pantheon", initial_state=initial_state, decide=decide, evolve=evolve, awaited=awaited,
     legal_options=legal_options, public_view=public_view, seat_view=seat_view, redact=redact,
     is_terminal=is_terminal, outcome=outcome, command_type=Command, event_type=Event,
+    apply=apply,
 )
 
 __all__ = ["PANTHEON", "Command", "Event", "State", "msgspec"]

@@ -17,8 +17,8 @@ from .vocabulary import CARDS, EMPTY_SLOT
 class Context:
     """decide's working copy: emitted events are evolved into it at once."""
 
-    def __init__(self, state: State | None, rng: Rng) -> None:
-        self.s = clone(state) if state is not None else None
+    def __init__(self, state: State | None, rng: Rng, *, in_place: bool = False) -> None:
+        self.s = clone(state) if state is not None and not in_place else state
         self.rng = rng
         self.events: list = []
 

@@ -42,7 +42,40 @@ def decide(state: State | None, command: cmd.Command, rng: Rng) -> list[ev.Event
     ctx = Context(state, rng)
     ctx.s.agenda.pop(0)
     handler(ctx, task, command)
-    return _finish(ctx, state)
+    return _finish(ctx, state.agenda)
+
+
+def apply(state: State | None, command: cmd.Command, rng: Rng) -> tuple[State, list[ev.Event]]:
+    """decide and evolve in one pass, updating `state` itself: for callers that own the state
+    and would evolve the events into it anyway (playouts, search). Same rules, same events;
+    on a DomainError the state is as it was."""
+    command = _validated(command)
+    if state is None or isinstance(command, cmd.CreateGame):
+        events = decide(state, command, rng)
+        return _fold_into(state, events), events
+    task = _awaited_task(state, command)
+    handler = HANDLERS.get((task.kind, type(command)))
+    if handler is None:
+        return state, decide(state, command, rng)  # raises the wrong_command error
+    before = list(state.agenda)
+    ctx = Context(state, rng, in_place=True)
+    state.agenda.pop(0)
+    try:
+        handler(ctx, task, command)
+    except DomainError:
+        if ctx.events:
+            raise RuntimeError("a rule was checked after an event was emitted") from None
+        state.agenda.insert(0, task)
+        raise
+    return ctx.s, _finish(ctx, before)
+
+
+def _fold_into(state, events):
+    from .evolve import evolve
+
+    for event in events:
+        state = evolve(state, event)
+    return state
 
 
 _JSON = msgspec.json.Encoder()
@@ -68,9 +101,9 @@ def _awaited_task(state: State, command) -> Task:
     return task
 
 
-def _finish(ctx: Context, before: State | None) -> list[ev.Event]:
+def _finish(ctx: Context, before: list[Task] | None) -> list[ev.Event]:
     advance(ctx)
-    if before is None or ctx.s.agenda != before.agenda:
+    if before is None or ctx.s.agenda != before:
         ctx.emit(ev.AgendaSet(tasks=list(ctx.s.agenda)))
     return ctx.events
 

@@ -59,7 +59,8 @@ def _sacrifice_purchases(state: State, seat: int, budget: int) -> list[dict]:
     return found
 
 
-def _buy_options(state: State, seat: int, budget: int, placing: bool) -> dict:
+def buy_options(state: State, seat: int, budget: int, placing: bool) -> dict:
+    """What `budget` money could buy: sacrifice tiles, reserve pieces and (if placing) hexes."""
     me = state.seats[seat]
     options = {
         "budget": budget,
@@ -94,7 +95,7 @@ def _action(state: State, seat: int, n: int) -> dict:
     return {
         "move": _move_options(state, seat, True),
         "buy": {"money_cards": money, "stonkus": stonkus_money(state, me),
-                **_buy_options(state, seat, budget, True)} if budget else None,
+                **buy_options(state, seat, budget, True)} if budget else None,
         "gain_god": _gods_options(state, seat),
         "draw": _draw_options(state, DRAW_ACTION_CARDS + count_gods(me, "gadicea")),
     }
@@ -139,7 +140,7 @@ _BY_DECISION = {
     "discard": lambda s, seat, t: {"count": t.n, "hand": {c: n for c, n in zip(CARDS, s.seats[seat].hand) if n}},
     "exchange": _exchange,
     "sacrifice": lambda s, seat, t: {"kinds": sacrifice_options(s.seats[seat]), "steps": t.n, "optional": t.item == "optional"},
-    "cartago": lambda s, seat, t: {**_buy_options(s, seat, CARTAGO_MONEY, False), "pass": True},
+    "cartago": lambda s, seat, t: {**buy_options(s, seat, CARTAGO_MONEY, False), "pass": True},
     "choose_bonus": lambda s, seat, t: {"tiles": list(s.bonus_pool)},
     "bonus_column": lambda s, seat, t: {"hexes": [list(coords_of(board_of(s), i)) for i in bonus_column_sites(s, seat)]},
     "reserve_choice": lambda s, seat, t: {"pieces": ["foot", "column"], "count": t.n},

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 
 from . import commands as cmd
-from .options import legal_options
-from .rules import Planner, board_of, coords_of, count_gods, movement_steps
+from .options import buy_options, legal_options
+from .rules import (
+    Planner, board_of, can_pay, components_of, coords_of, count_gods, money_of, movement_steps,
+    payment_options, stonkus_money,
+)
 from .state import State
-from .vocabulary import CARD_INDEX, CARDS, MONEY_CARDS, MONEY_VALUE
+from .vocabulary import CARD_INDEX, CARDS, EMPTY_SLOT, MONEY_CARDS, MONEY_VALUE, MOVEMENT
 
 
 def _placements(state: State, seat: int, budget: int, jumps: int, rnd: random.Random) -> list[cmd.Place]:
@@ -93,36 +96,42 @@ def _buy(state: State, seat: int, options: dict, rnd: random.Random) -> cmd.Buy:
     return cmd.Buy(seat=seat, money=money, purchases=_purchases(priced, budget, rnd, True, state, seat))
 
 
-def _draw(seat: int, options: dict, rnd: random.Random) -> cmd.DrawCard:
-    sources = [None, *options["display"]]
+def _draw(state: State, seat: int, rnd: random.Random) -> cmd.DrawCard:
+    sources = [None] + [i for i, card in enumerate(state.display) if card != EMPTY_SLOT]
     return cmd.DrawCard(seat=seat, slot=rnd.choice(sources))
 
 
-def _action(state: State, seat: int, o: dict, rnd: random.Random):
-    kinds = ["move", "draw"] + (["buy"] if o["buy"] else []) + (["gain_god"] if o["gain_god"] else [])
-    kind = rnd.choice(kinds)
+def _action(state: State, seat: int, rnd: random.Random):
+    me = state.seats[seat]
+    gods = components_of(state).gods
+    stonkus = stonkus_money(state, me)
+    budget = money_of(me.hand) + stonkus
+    payable = [tile for tile in state.gods_board if can_pay(me, gods[tile])]
+    kind = rnd.choice(["move", "draw"] + (["buy"] if budget else []) + (["gain_god"] if payable else []))
     if kind == "move":
         return _move(state, seat, rnd, True)
     if kind == "draw":
-        return _draw(seat, o["draw"], rnd)
+        return _draw(state, seat, rnd)
     if kind == "buy":
-        return _buy(state, seat, o["buy"], rnd)
-    offer = rnd.choice(o["gain_god"])
-    return cmd.GainGod(seat=seat, tile=offer["tile"], sacrifice=rnd.choice(offer["payments"]))
+        money = {c: me.hand[CARD_INDEX[c]] for c in MONEY_CARDS if me.hand[CARD_INDEX[c]]}
+        return _buy(state, seat, {"money_cards": money, "stonkus": stonkus,
+                                  **buy_options(state, seat, budget, False)}, rnd)
+    tile = rnd.choice(payable)
+    return cmd.GainGod(seat=seat, tile=tile, sacrifice=rnd.choice(payment_options(me, gods[tile])))
 
 
 def random_command(state: State, seat: int, rnd: random.Random):
     """A uniformly random legal command for the awaited seat."""
-    o = legal_options(state, seat)
-    d = o["decision"]
+    d = state.agenda[0].kind
     if d == "action":
-        return _action(state, seat, o, rnd)
+        return _action(state, seat, rnd)
     if d == "follow_up":
-        if o["move"] and rnd.random() < 0.5:
+        if movement_steps(state.seats[seat], state.seats[seat].hand[MOVEMENT], False) and rnd.random() < 0.5:
             return _move(state, seat, rnd, False)
         return cmd.Pass(seat=seat)
     if d == "draw":
-        return _draw(seat, o, rnd)
+        return _draw(state, seat, rnd)
+    o = legal_options(state, seat)
     if d == "extra_action":
         return rnd.choice([cmd.UseTraitera(seat=seat), cmd.Pass(seat=seat)])
     if d == "gallia":
@@ -155,5 +164,3 @@ def random_command(state: State, seat: int, rnd: random.Random):
         return cmd.ChooseReserve(seat=seat, piece=rnd.choice(o["pieces"]))
     raise AssertionError(f"no random choice for decision {d!r}")
 
-
-__all__ = ["random_command", "MONEY_CARDS"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 NATIONS = ("gallia", "germania", "graecia", "aegyptus", "persia", "iberia", "roma", "cartago")
@@ -50,6 +51,7 @@ def special_money_card(value: int) -> str:
     return f"money_{value}"
 
 
+@functools.cache
 def god_of(tile: str) -> str:
     """The god shown on a gods tile id such as 'stonkus-3'."""
     return tile.rsplit("-", 1)[0]
