@@ -54,13 +54,17 @@ class Decider:
     event_type: Any
     # decide and evolve in one pass on a state the caller owns (for playouts and search)
     apply: Callable[[Any, Any, Rng], tuple[Any, list[Any]]] | None = None
+    # evolve many events at once (replay); the same result as evolving them one by one
+    evolve_all: Callable[[Any, Iterable[Any]], Any] | None = None
 
 
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:
     """Replay: evolve every event into the state, starting from the initial state. Never draws."""
-    evolve = decider.evolve
     if state is None:
         state = decider.initial_state()
+    if decider.evolve_all is not None:
+        return decider.evolve_all(state, events)
+    evolve = decider.evolve
     for event in events:
         state = evolve(state, event)
     return state

@@ -10,7 +10,7 @@ from domain.kernel import Awaiting, Decider
 from .commands import Command
 from .decide import apply, decide
 from .events import Event
-from .evolve import evolve
+from .evolve import evolve, evolve_all
 from .options import legal_options
 from .state import State
 from .views import public_view, redact, seat_view
@@ -43,7 +43,7 @@ PANTHEON = Decider(
     kind="pantheon", initial_state=initial_state, decide=decide, evolve=evolve, awaited=awaited,
     legal_options=legal_options, public_view=public_view, seat_view=seat_view, redact=redact,
     is_terminal=is_terminal, outcome=outcome, command_type=Command, event_type=Event,
-    apply=apply,
+    apply=apply, evolve_all=evolve_all,
 )
 
 __all__ = ["PANTHEON", "Command", "Event", "State", "msgspec"]

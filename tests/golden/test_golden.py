@@ -1,0 +1,36 @@
+"""The golden playthroughs replay to the same outcome, and today's engine plays them the same way."""
+
+import pytest
+
+from domain.kernel import fold
+from domain.pantheon import PANTHEON
+from domain.rng import SeededRng
+from tests.golden.golden import GAMES, HERE, dump, load, play
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_replaying_a_golden_game_gives_its_recorded_scores(name):
+    header, lines = load(HERE / name)
+    state = fold(PANTHEON, [e for line in lines for e in line.events])
+    assert state.finished
+    assert [seat.score for seat in state.seats] == header.scores
+    assert state.winners == header.winners
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_deciding_the_recorded_commands_again_gives_the_recorded_events(name):
+    header, lines = load(HERE / name)
+    rng = SeededRng(bytes.fromhex(header.seed))
+    state = None
+    for line in lines:
+        events = PANTHEON.decide(state, line.command, rng)
+        assert events == line.events
+        state = fold(PANTHEON, events, state)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_engine_still_plays_the_golden_game_byte_for_byte(name):
+    label, options = GAMES[name]
+    assert dump(play(label, options)) == (HERE / name).read_bytes(), (
+        "the engine's outcome changed; if on purpose, run .venv/bin/python -m tests.golden.golden --regenerate"
+    )
