@@ -108,8 +108,8 @@ def _nation_revealed(state: State, e: ev.NationRevealed) -> None:
 
 
 def _gods_rebuilt(state: State, e: ev.GodsStackRebuilt) -> None:
-    state.gods_stack = sorted(state.gods_stack + state.gods_box)
-    state.gods_box = []
+    state.gods_stack = sorted(state.gods_stack + [t for t in state.gods_box if t not in e.kept])
+    state.gods_box = [t for t in state.gods_box if t in e.kept]
 
 
 def _gods_revealed(state: State, e: ev.GodsRevealed) -> None:
@@ -188,9 +188,12 @@ def _put_piece(state: State, seat_no: int, piece: int, index: int) -> None:
 
 def _place_and_join(state: State, seat_no: int, piece: int, index: int) -> None:
     _put_piece(state, seat_no, piece, index)
+    seat = state.seats[seat_no]
+    if piece == FOOT and len(seat.columns_on_board) == 0:
+        seat.route.add(index)  # no own column could be chained to it
+        return
     own_column, occupants = seat_no * 2 + COLUMN, state.occupants
-    chain_route(state.seats[seat_no].route, index, board_of(state).neighbors,
-                lambda n: own_column in occupants.get(n, ()))
+    chain_route(seat.route, index, board_of(state).neighbors, lambda n: own_column in occupants.get(n, ()))
 
 
 def _moved(state: State, e: ev.Moved) -> None:

@@ -8,7 +8,7 @@ from . import commands as cmd
 from .options import buy_options, legal_options
 from .rules import (
     Planner, board_of, can_pay, components_of, coords_of, count_gods, money_of, movement_steps,
-    payment_options, stonkus_money,
+    payment_options, sacrifice_supply, stonkus_money,
 )
 from .state import State
 from .vocabulary import CARD_INDEX, CARDS, EMPTY_SLOT, MONEY_CARDS, MONEY_VALUE, MOVEMENT
@@ -106,7 +106,8 @@ def _action(state: State, seat: int, rnd: random.Random):
     gods = components_of(state).gods
     stonkus = stonkus_money(state, me)
     budget = money_of(me.hand) + stonkus
-    payable = [tile for tile in state.gods_board if can_pay(me, gods[tile])]
+    supply = sacrifice_supply(me)
+    payable = [tile for tile in state.gods_board if can_pay(me, gods[tile], supply=supply)]
     kind = rnd.choice(["move", "draw"] + (["buy"] if budget else []) + (["gain_god"] if payable else []))
     if kind == "move":
         return _move(state, seat, rnd, True)

@@ -231,25 +231,39 @@ def sacrifice_options(seat: SeatState) -> list[str]:
     return [kind for i, kind in enumerate(SACRIFICES) if seat.sacrifice[i] < MAX_LEVEL]
 
 
-def can_pay(seat: SeatState, tile: GodsTile, first_only: bool = False) -> bool:
+def sacrifice_supply(seat: SeatState, cards_only: bool = False) -> list[int]:
+    """Sacrifices of each kind the seat could make (tile level plus cards), largest first."""
+    hand = seat.hand
+    if cards_only:
+        return sorted((hand[1], hand[2], hand[3], hand[4]), reverse=True)
+    levels = seat.sacrifice
+    return sorted((levels[0] + hand[1], levels[1] + hand[2], levels[2] + hand[3], levels[3] + hand[4]), reverse=True)
+
+
+def can_pay(seat: SeatState, tile: GodsTile, first_only: bool = False, supply: list[int] | None = None) -> bool:
     """Whether the seat can pay for this tile: the largest needs meet the largest supplies."""
-    requires = sorted(tile.requires[:1] if first_only else tile.requires, reverse=True)
-    levels = (0, 0, 0, 0) if tile.cards_only else seat.sacrifice
-    supply = sorted((levels[i] + seat.hand[CARD_INDEX[k]] for i, k in enumerate(SACRIFICES)), reverse=True)
-    return all(have >= need for have, need in zip(supply, requires))
+    requires = tile.requires[:1] if first_only else tile.requires
+    supply = supply if supply is not None and not tile.cards_only else sacrifice_supply(seat, tile.cards_only)
+    return all(have >= need for have, need in zip(supply, sorted(requires, reverse=True)))
 
 
 def payment_options(seat: SeatState, tile: GodsTile, first_only: bool = False) -> list[dict[str, int]]:
     """Every least payment in sacrifice cards for this tile, tiles counted, that the hand can make."""
     requires = tile.requires[:1] if first_only else tile.requires
-    levels = [0] * 4 if tile.cards_only else seat.sacrifice
-    found: list[dict[str, int]] = []
+    levels = (0, 0, 0, 0) if tile.cards_only else seat.sacrifice
+    hand = seat.hand
+    found: set[tuple[int, ...]] = set()
     for kinds in itertools.permutations(range(4), len(requires)):
-        pay = {SACRIFICES[k]: max(0, need - levels[k]) for k, need in zip(kinds, requires)}
-        pay = {k: n for k, n in pay.items() if n}
-        if pay not in found and all(seat.hand[CARD_INDEX[k]] >= n for k, n in pay.items()):
-            found.append(pay)
-    return sorted(found, key=lambda p: sorted(p.items()))
+        pay = [0, 0, 0, 0]
+        for k, need in zip(kinds, requires):
+            missing = need - levels[k]
+            if missing > 0:
+                if hand[1 + k] < missing:  # hand[1..4] are the sacrifice cards, in SACRIFICES order
+                    break
+                pay[k] = missing
+        else:
+            found.add(tuple(pay))
+    return [{SACRIFICES[k]: n for k, n in enumerate(pay) if n} for pay in sorted(found)]
 
 
 def is_least_payment(seat: SeatState, tile: GodsTile, pay: dict[str, int], first_only: bool = False) -> bool:
@@ -277,7 +291,8 @@ def check_payment(seat: SeatState, tile: GodsTile, sacrifice: dict[str, int], fi
 
 
 def money_of(counts: list[int]) -> int:
-    return sum(n * MONEY_VALUE.get(card, 0) for card, n in zip(CARD_INDEX, counts))
+    """The money in these card counts (1-money cards and special money cards)."""
+    return counts[5] + 2 * counts[6] + 3 * counts[7] + 4 * counts[8] + 5 * counts[9]
 
 
 def price_purchases(state: State, seat: int, purchases: list[Purchase], budget: int,

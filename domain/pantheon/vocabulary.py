@@ -66,3 +66,6 @@ def column_points(columns: int) -> int:
     if columns >= 4:
         return columns * 2
     return columns
+
+# Hot paths index hands directly: sacrifice cards are CARDS[1:5], money cards CARDS[5:10].
+assert CARDS[1:5] == SACRIFICES and CARDS[5:10] == MONEY_CARDS
