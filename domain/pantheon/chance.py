@@ -10,12 +10,14 @@ from domain.kernel import Rng
 
 from . import events as ev
 from .state import State, clone
-from .evolve import evolve
+from .evolve import _HANDLERS as EVOLVE, evolve
 from .vocabulary import CARDS, EMPTY_SLOT
 
 
 class Context:
     """decide's working copy: emitted events are evolved into it at once."""
+
+    __slots__ = ("s", "rng", "events")
 
     def __init__(self, state: State | None, rng: Rng, *, in_place: bool = False) -> None:
         self.s = clone(state) if state is not None and not in_place else state
@@ -24,7 +26,10 @@ class Context:
 
     def emit(self, event) -> None:
         self.events.append(event)
-        self.s = evolve(self.s, event)
+        if self.s is None:
+            self.s = evolve(None, event)
+        else:
+            EVOLVE[type(event)](self.s, event)
 
     def push(self, *tasks: ev.Task) -> None:
         """Put tasks at the front of the agenda, in the given order."""
@@ -83,13 +88,15 @@ def refill_display(ctx: Context) -> None:
         ctx.emit(ev.DisplayRefilled(slot=slot, card=CARDS[i]))
 
 
-def draw_god(ctx: Context, reveal: Callable[[str], object]) -> str | None:
-    """Draw the top gods tile (a uniform pick), rebuilding the stack from the box if empty."""
+def draw_god(ctx: Context, reveal: Callable[[str], object], in_use: str = "") -> str | None:
+    """Draw the top gods tile (a uniform pick), rebuilding the stack from the box if empty;
+    `in_use` (an immediate tile whose benefit this draw is) stays out of the new stack."""
     s = ctx.s
     if not s.gods_stack:
-        if not s.gods_box:
+        kept = [in_use] if in_use in s.gods_box else []
+        if len(s.gods_box) == len(kept):
             return None
-        ctx.emit(ev.GodsStackRebuilt(count=len(s.gods_box)))
+        ctx.emit(ev.GodsStackRebuilt(count=len(s.gods_box) - len(kept), kept=kept))
     tile = s.gods_stack[ctx.rng.randbelow(len(s.gods_stack))]
     ctx.emit(reveal(tile))
     return tile

@@ -135,9 +135,10 @@ class ImproveSacrifice(_SeatCommand, frozen=True, kw_only=True, tag="improve_sac
 
 
 class Spend(_SeatCommand, frozen=True, kw_only=True, tag="spend"):
-    """Cartago: spend 2 money on purchases (no cards, no Stonkus, no placing pieces)."""
+    """Cartago: spend 2 money on purchases (no cards, no Stonkus). Placing pieces is refused by
+    the rules (`no_placing`), not by the command's shape, so the seat learns why."""
 
-    purchases: list[SacrificeTile | Reserve] = []
+    purchases: list[Purchase] = []
 
 
 class ChooseBonus(_SeatCommand, frozen=True, kw_only=True, tag="choose_bonus"):

@@ -38,7 +38,7 @@ def decide(state: State | None, command: cmd.Command, rng: Rng) -> list[ev.Event
     task = _awaited_task(state, command)
     handler = HANDLERS.get((task.kind, type(command)))
     if handler is None:
-        raise DomainError("wrong_command", f"Seat {task.seat} must now decide '{task.kind}'; a '{command.type}' command does not answer that.")
+        raise DomainError("wrong_command", f"Seat {task.seat} must now decide '{task.kind}'; a '{type(command).__struct_config__.tag}' command does not answer that.")
     ctx = Context(state, rng)
     ctx.s.agenda.pop(0)
     handler(ctx, task, command)
@@ -78,15 +78,17 @@ def _fold_into(state, events):
     return state
 
 
-_JSON = msgspec.json.Encoder()
-_COMMAND = msgspec.json.Decoder(cmd.Command)
+# msgpack, not JSON: JSON would turn a NaN or infinite float into null, which a field typed
+# `int | None` (DrawCard.slot) accepts.
+_PACK = msgspec.msgpack.Encoder()
+_COMMAND = msgspec.msgpack.Decoder(cmd.Command)
 
 
 def _validated(command):
     """The command with every field's type checked: a malformed command is a domain error."""
     try:
-        return _COMMAND.decode(_JSON.encode(command))
-    except (msgspec.ValidationError, msgspec.DecodeError, TypeError) as error:
+        return _COMMAND.decode(_PACK.encode(command))
+    except (msgspec.ValidationError, msgspec.DecodeError, TypeError, OverflowError) as error:
         raise DomainError("malformed_command", f"The command is malformed: {error}.") from None
 
 

@@ -65,9 +65,11 @@ class NationRevealed(_Event, frozen=True, kw_only=True, tag="nation_revealed"):
 
 
 class GodsStackRebuilt(_Event, frozen=True, kw_only=True, tag="gods_stack_rebuilt"):
-    """The gods stack was empty: the box's gods tiles became the new stack."""
+    """The gods stack was empty: the box's gods tiles became the new stack, except `kept`
+    (the Surparit whose benefit is drawing: it is still in use, not yet back in the box)."""
 
     count: int
+    kept: list[str] = []
 
 
 class GodsRevealed(_Event, frozen=True, kw_only=True, tag="gods_revealed"):

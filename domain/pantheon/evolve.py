@@ -57,7 +57,7 @@ def _created(event: ev.GameCreated) -> State:
 
 
 def _idx(state: State, coords) -> int:
-    return load_board(state.options.edition).index_of[tuple(coords)]
+    return load_board(state.options.edition).index_of[coords]
 
 
 def _add_cards(counts: list[int], cards: list[str], sign: int = 1) -> None:

@@ -28,10 +28,11 @@ def seat_order(start: int, players: int) -> list[int]:
 
 # --- gods and tiles -------------------------------------------------------------------------
 
-def gain_top_god(ctx: Context, seat: int, source: str) -> None:
-    """Take the top gods tile of the stack without a sacrifice: points and benefit."""
+def gain_top_god(ctx: Context, seat: int, source: str, in_use: str = "") -> None:
+    """Take the top gods tile of the stack without a sacrifice: points and benefit. `in_use` is
+    the Surparit that draws it: already counted in the box, but not back there until used."""
     epoch = ctx.s.epoch
-    tile = draw_god(ctx, lambda t: ev.GodGained(seat=seat, tile=t, source=source, points=epoch))
+    tile = draw_god(ctx, lambda t: ev.GodGained(seat=seat, tile=t, source=source, points=epoch), in_use)
     if tile is not None:
         god_benefit(ctx, seat, tile, source)
 
@@ -40,7 +41,7 @@ def god_benefit(ctx: Context, seat: int, tile: str, source: str) -> None:
     """The immediate benefit of a gods tile just gained."""
     god = god_of(tile)
     if god == "surparit" and source != "surparit":
-        gain_top_god(ctx, seat, "surparit")
+        gain_top_god(ctx, seat, "surparit", in_use=tile)
     elif god == "plaesiris":
         take_half_gods(ctx, seat, PLAESIRIS_HALF_GODS, from_display=source == "board")
     elif god == "taksator":
