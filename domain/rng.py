@@ -1,39 +1,56 @@
-"""A deterministic, auditable random source: every draw is HMAC-SHA256(seed, context || index)."""
+"""A deterministic, auditable random source: draw i is read from HMAC-SHA256(seed, context | i)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 
+_SPACE = 1 << 64
+
 
 class SeededRng:
     """Draws uniform integers from a secret seed; the same seed and context give the same draws.
 
     `context` names where the draws happen (for a game: its id and the stream version), so
-    deciding the same command at the same version always gives the same outcome.
+    deciding the same command at the same version always gives the same outcome. Draw number i
+    reads the first 8 bytes of HMAC-SHA256(seed, context || b"|" || i as 8 big-endian bytes) as
+    an unsigned integer x and, for a bound n, accepts x mod n when x < 2**64 - 2**64 mod n
+    (otherwise it reads the next draw number): every value in [0, n) is equally likely.
     """
 
-    __slots__ = ("_key", "_context", "draws")
+    __slots__ = ("_inner", "_outer", "draws")
 
     def __init__(self, seed: bytes, context: bytes = b"") -> None:
-        self._key = seed
-        self._context = context
+        # HMAC-SHA256 with its keyed inner and outer hash states computed once (RFC 2104);
+        # `hmac_sha256` below is the plain definition the tests compare it with.
+        key = (hashlib.sha256(seed).digest() if len(seed) > 64 else seed).ljust(64, b"\0")
+        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+        self._inner.update(context + b"|")
+        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
         self.draws = 0
 
     def _block(self) -> int:
-        message = self._context + b"|" + self.draws.to_bytes(8, "big")
+        inner = self._inner.copy()
+        inner.update(self.draws.to_bytes(8, "big"))
         self.draws += 1
-        return int.from_bytes(hmac.digest(self._key, message, "sha256"), "big")
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return int.from_bytes(outer.digest()[:8], "big")
 
     def randbelow(self, n: int) -> int:
-        """A uniform integer in [0, n), by rejection sampling on 256-bit blocks."""
-        if n <= 0:
-            raise ValueError("randbelow needs a positive bound")
-        limit = (1 << 256) - (1 << 256) % n
+        """A uniform integer in [0, n)."""
+        if not 0 < n < _SPACE:
+            raise ValueError("randbelow needs a bound between 1 and 2**64")
+        limit = _SPACE - _SPACE % n
         while True:
             value = self._block()
             if value < limit:
                 return value % n
+
+
+def hmac_sha256(seed: bytes, context: bytes, index: int) -> bytes:
+    """The digest behind draw number `index`, by the book (for auditors and tests)."""
+    return hmac.digest(seed, context + b"|" + index.to_bytes(8, "big"), "sha256")
 
 
 def commitment(seed: bytes) -> str:

@@ -63,3 +63,14 @@ def test_the_seeded_rng_is_deterministic_uniform_and_bound_to_its_context():
     one, other = SeededRng(b"seed", b"game-1"), SeededRng(b"seed", b"game-2")
     assert [one.randbelow(1000) for _ in range(5)] != [other.randbelow(1000) for _ in range(5)]
     assert commitment(b"seed") == "19b25856e1c150ca834cffc8b59b23adbd0ec0389e58eb22b3b64768098d002b"
+
+
+@pytest.mark.parametrize("seed", [b"", b"k" * 32, b"k" * 64, b"k" * 65, b"k" * 200])
+def test_each_draw_reads_the_hmac_sha256_of_the_seed_context_and_draw_index(seed):
+    from domain.rng import hmac_sha256
+
+    rng = SeededRng(seed, b"game-9|v12")
+    bound = 2**64 - 1  # almost never rejects, so draw i is block i
+    draws = [rng.randbelow(bound) for _ in range(20)]
+    expected = [int.from_bytes(hmac_sha256(seed, b"game-9|v12", i)[:8], "big") % bound for i in range(20)]
+    assert draws == expected
