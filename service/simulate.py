@@ -3,6 +3,8 @@ invariant after every event and that replaying the events gives the same state."
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import random
 import time
@@ -96,7 +98,22 @@ def summary(records: list[GameRecord], seconds: float) -> dict:
     }
 
 
+@contextlib.contextmanager
+def fewer_gc_passes(threshold: int = 100_000) -> Iterator[None]:
+    """Playouts allocate many short-lived, acyclic objects (events, scratch lists) that reference
+    counting frees at once; CPython's default gen-0 threshold (700) makes the cyclic collector
+    scan them over and over (about a fifth of the run time). Raise it while playing."""
+    old = gc.get_threshold()
+    gc.set_threshold(threshold, old[1], old[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
 def run(games: int, players: str, seed: int | str, *, check: bool = True) -> tuple[dict, list[GameRecord]]:
-    start = time.perf_counter()
-    records = list(simulate(games, players, seed, check=check))
-    return summary(records, time.perf_counter() - start), records
+    with fewer_gc_passes():
+        start = time.perf_counter()
+        records = list(simulate(games, players, seed, check=check))
+        seconds = time.perf_counter() - start
+    return summary(records, seconds), records

@@ -27,7 +27,10 @@ def components_of(state: State) -> Components:
 
 def count_gods(seat: SeatState, god: str) -> int:
     """How many tiles of this god the seat owns."""
-    return [god_of(tile) for tile in seat.gods].count(god) if seat.gods else 0
+    if not seat.gods:
+        return 0
+    prefix = god + "-"  # tile ids are '<god>-<n>'
+    return sum(1 for tile in seat.gods if tile.startswith(prefix))
 
 
 def hex_index(board: Board, coords: Hex) -> int:
@@ -106,12 +109,22 @@ class Planner:
         self.jumps = jumps
         self.loot: list[str] = []
         self.loot_hexes: list[int] = []
-        self.frontier: set[int] = set()  # every neighbour of the route
-        for r in self.route:
-            self.frontier.update(self.board.neighbors[r])
+        self._others: set[int] | None = None
+        self._frontier: set[int] | None = None  # every neighbour of the route, built on demand
+
+    @property
+    def frontier(self) -> set[int]:
+        if self._frontier is None:
+            neighbors = self.board.neighbors
+            self._frontier = {n for r in self.route for n in neighbors[r]}
+        return self._frontier
 
     def _others_on(self, index: int) -> bool:
-        return any(s != self.seat for s in occupant_seats(self.state, index))
+        """Whether another seat has a piece on this hex (other seats' pieces never move here)."""
+        if self._others is None:
+            seat = self.seat
+            self._others = {i for i, codes in self.state.occupants.items() if any(c >> 1 != seat for c in codes)}
+        return index in self._others
 
     def _count_on(self, index: int) -> int:
         return len(self.state.occupants.get(index, ())) + (index in self.added)
@@ -155,7 +168,7 @@ class Planner:
             n in self.route and self._own_on(n) == FOOT for n in self.board.neighbors[index]
         ):
             raise DomainError("column_needs_own_foot", "A column must go next to one of your own feet on your route.")
-        return 2 if self._others_on(index) else 1
+        return 2 if self.state.occupants.get(index) else 1  # no own piece is there: another seat's
 
     def _check_jump(self, piece: int, index: int) -> None:
         if piece != FOOT:
@@ -172,8 +185,9 @@ class Planner:
         if jump:
             self.jumps -= 1
         joined = chain_route(self.route, index, self.board.neighbors, lambda n: self._own_on(n) == COLUMN)
-        for r in joined:
-            self.frontier.update(self.board.neighbors[r])
+        if self._frontier is not None:
+            for r in joined:
+                self._frontier.update(self.board.neighbors[r])
         loot = self.state.loot_board.get(index)
         if piece == FOOT and loot is not None:
             self.loot.append(loot)
@@ -187,8 +201,9 @@ class Planner:
         candidates = self.frontier
         jump_targets: set[int] = set()
         if self.jumps > 0 and feet_ok:
+            self._others_on(-1)  # builds the set of hexes holding another seat's piece
             for r in route:
-                jump_targets.update(t for over, t in self.board.jumps[r] if self._others_on(over))
+                jump_targets.update(t for over, t in self.board.jumps[r] if over in self._others)
         found = []
         temple = self.state.temple
         for index in sorted(candidates | jump_targets if jump_targets else candidates):
@@ -247,8 +262,8 @@ def can_pay(seat: SeatState, tile: GodsTile, first_only: bool = False, supply: l
     return all(have >= need for have, need in zip(supply, sorted(requires, reverse=True)))
 
 
-def payment_options(seat: SeatState, tile: GodsTile, first_only: bool = False) -> list[dict[str, int]]:
-    """Every least payment in sacrifice cards for this tile, tiles counted, that the hand can make."""
+def _least_payments(seat: SeatState, tile: GodsTile, first_only: bool) -> set[tuple[int, ...]]:
+    """Cards per kind (SACRIFICES order) of every least payment the hand can make."""
     requires = tile.requires[:1] if first_only else tile.requires
     levels = (0, 0, 0, 0) if tile.cards_only else seat.sacrifice
     hand = seat.hand
@@ -263,20 +278,19 @@ def payment_options(seat: SeatState, tile: GodsTile, first_only: bool = False) -
                 pay[k] = missing
         else:
             found.add(tuple(pay))
-    return [{SACRIFICES[k]: n for k, n in enumerate(pay) if n} for pay in sorted(found)]
+    return found
+
+
+def payment_options(seat: SeatState, tile: GodsTile, first_only: bool = False) -> list[dict[str, int]]:
+    """Every least payment in sacrifice cards for this tile, tiles counted, that the hand can make."""
+    return [{SACRIFICES[k]: n for k, n in enumerate(pay) if n}
+            for pay in sorted(_least_payments(seat, tile, first_only))]
 
 
 def is_least_payment(seat: SeatState, tile: GodsTile, pay: dict[str, int], first_only: bool = False) -> bool:
     """Whether `pay` (cards by kind) is one of the least payments for this tile."""
-    requires = tile.requires[:1] if first_only else tile.requires
-    levels = (0, 0, 0, 0) if tile.cards_only else seat.sacrifice
-    if any(seat.hand[CARD_INDEX[k]] < n for k, n in pay.items()):
-        return False
-    for kinds in itertools.permutations(range(4), len(requires)):
-        assigned = {SACRIFICES[k]: max(0, need - levels[k]) for k, need in zip(kinds, requires)}
-        if {k: n for k, n in assigned.items() if n} == pay:
-            return True
-    return False
+    wanted = tuple(pay.get(kind, 0) for kind in SACRIFICES)
+    return len(pay) == sum(1 for n in wanted if n) and wanted in _least_payments(seat, tile, first_only)
 
 
 def check_payment(seat: SeatState, tile: GodsTile, sacrifice: dict[str, int], first_only: bool = False) -> None:

@@ -22,7 +22,7 @@ def play_speed(games: int, check: bool) -> float:
     return summary["games_per_s"]
 
 
-def replay_ratio(repeats: int = 30) -> dict:
+def replay_ratio(repeats: int = 100) -> dict:
     """Decode+fold of a finished 4-player game's stored events, against decoding alone."""
     _, records = run(1, "4", "bench-replay")
     events = records[0].events
