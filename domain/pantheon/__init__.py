@@ -3,8 +3,6 @@ rules, decide, evolve, options and views in that order."""
 
 from __future__ import annotations
 
-import msgspec
-
 from domain.kernel import Awaiting, Decider
 
 from .commands import Command
@@ -46,4 +44,4 @@ PANTHEON = Decider(
     apply=apply, evolve_all=evolve_all,
 )
 
-__all__ = ["PANTHEON", "Command", "Event", "State", "msgspec"]
+__all__ = ["PANTHEON", "Command", "Event", "State"]

@@ -163,7 +163,3 @@ Command = (
     CreateGame | Move | Buy | GainGod | DrawCard | Pass | UseTraitera | GalliaChoice | Discard
     | Exchange | ImproveSacrifice | Spend | ChooseBonus | PlaceColumn | ChooseReserve
 )
-SeatCommand = (
-    Move | Buy | GainGod | DrawCard | Pass | UseTraitera | GalliaChoice | Discard | Exchange
-    | ImproveSacrifice | Spend | ChooseBonus | PlaceColumn | ChooseReserve
-)

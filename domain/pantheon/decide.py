@@ -14,13 +14,12 @@ from .chance import Context, draw_cards, draw_god, refill_display
 from .flow import bonus_column_sites, advance, god_benefit, seat_order
 from .rules import (
     board_of, cards_from, check_payment, components_of, count_gods, hex_index, money_of,
-    movement_steps, plan_placements, price_purchases, require_in_hand, sacrifice_options,
-    stonkus_money,
+    movement_steps, plan_placements, price_purchases, require_in_hand, stonkus_money,
 )
 from .state import State
 from .vocabulary import (
-    CARD_INDEX, CARDS, CARTAGO_MONEY, COLUMN, DRAW_ACTION_CARDS, EMPTY_SLOT, FOLLOW_UP_DECLINE_CARDS,
-    GALLIA_CARDS, MAX_LEVEL, MONEY_CARDS, SACRIFICE_INDEX, SACRIFICES, god_of,
+    CARD_INDEX, CARDS, CARTAGO_MONEY, DRAW_ACTION_CARDS, EMPTY_SLOT, FOLLOW_UP_DECLINE_CARDS,
+    GALLIA_CARDS, MAX_LEVEL, MONEY_CARDS, SACRIFICE_INDEX, god_of,
 )
 
 Task = ev.Task

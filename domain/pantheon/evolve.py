@@ -10,7 +10,7 @@ from .board import load_board
 from .components import load_components
 from .rules import board_of, chain_route, components_of, route_at_epoch_start
 from .state import SeatState, State
-from .vocabulary import CARD_INDEX, COLUMN, EMPTY_SLOT, FOOT, PIECE_CODE, SACRIFICE_INDEX, god_of, special_money_card
+from .vocabulary import CARD_INDEX, COLUMN, EMPTY_SLOT, FOOT, PIECE_CODE, SACRIFICE_INDEX, special_money_card
 
 
 def evolve(state: State | None, event: ev.Event) -> State:

@@ -6,12 +6,10 @@ steps or money left, and what each costs."""
 
 from __future__ import annotations
 
-from domain.kernel import DomainError
-
 from .commands import Place
 from .flow import bonus_column_sites
 from .rules import (
-    Planner, board_of, components_of, coords_of, count_gods, hex_index, money_of,
+    Planner, board_of, components_of, coords_of, count_gods, money_of,
     movement_steps, payment_options, plan_placements, sacrifice_options, stonkus_money,
 )
 from .state import State
@@ -145,5 +143,3 @@ _BY_DECISION = {
     "bonus_column": lambda s, seat, t: {"hexes": [list(coords_of(board_of(s), i)) for i in bonus_column_sites(s, seat)]},
     "reserve_choice": lambda s, seat, t: {"pieces": ["foot", "column"], "count": t.n},
 }
-
-__all__ = ["legal_options", "next_placements", "DomainError", "hex_index"]

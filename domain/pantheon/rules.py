@@ -12,8 +12,7 @@ from .commands import Hex, PlacePiece, Purchase, Reserve, SacrificeTile
 from .components import Components, GodsTile, load_components
 from .state import SeatState, State
 from .vocabulary import (
-    BIG_FOOT_STEPS, CARD_INDEX, COLUMN, FOOT, MAX_LEVEL, MONEY_VALUE, MOVEMENT,
-    MOVEMENT_STEPS_PER_CARD, PIECE_CODE, SACRIFICE_INDEX, SACRIFICES, god_of,
+    BIG_FOOT_STEPS, CARD_INDEX, COLUMN, FOOT, MAX_LEVEL, MOVEMENT_STEPS_PER_CARD, PIECE_CODE, SACRIFICE_INDEX, SACRIFICES, god_of,
 )
 
 
@@ -76,10 +75,6 @@ def require_in_hand(seat: SeatState, counts: list[int]) -> None:
             raise DomainError("cards_not_in_hand", "You do not hold the cards you want to play.")
 
 
-def occupant_seats(state: State, index: int) -> list[int]:
-    return [code >> 1 for code in state.occupants.get(index, ())]
-
-
 def chain_route(route: set[int], start: int, neighbors: tuple[tuple[int, ...], ...],
                 is_own_column: Callable[[int], bool]) -> list[int]:
     """Add `start` to the route, and every own column chained to it by adjacency; the hexes added."""
@@ -108,7 +103,6 @@ class Planner:
         self.added: dict[int, int] = {}  # hex -> piece placed by this plan
         self.jumps = jumps
         self.loot: list[str] = []
-        self.loot_hexes: list[int] = []
         self._others: set[int] | None = None
         self._frontier: set[int] | None = None  # every neighbour of the route, built on demand
 
@@ -191,7 +185,6 @@ class Planner:
         loot = self.state.loot_board.get(index)
         if piece == FOOT and loot is not None:
             self.loot.append(loot)
-            self.loot_hexes.append(index)
 
     def targets(self) -> list[tuple[int, int, int, bool]]:
         """Every (piece, hex, cost, jump) that `check` would accept next (a fast equivalent)."""
@@ -364,6 +357,3 @@ def route_at_epoch_start(state: State, seat: int, temple: int) -> set[int]:
     chain_route(route, temple, board_of(state).neighbors, own.__contains__)
     return route
 
-
-def movement_cards(seat: SeatState) -> int:
-    return seat.hand[MOVEMENT]

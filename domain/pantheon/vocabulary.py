@@ -43,7 +43,6 @@ DEPRACCUS_CARDS = 2
 ROMA_CARDS = 2
 GALLIA_CARDS = 2
 PLAESIRIS_HALF_GODS = 2
-LOW_HALF_GODS = (1, 2, 3)
 
 
 def special_money_card(value: int) -> str:
