@@ -100,3 +100,12 @@ def test_map_command_writes_an_svg_file(tmp_path):
     target = tmp_path / "map.svg"
     assert main(["map", "--svg", str(target)]) == 0
     assert ET.parse(target).getroot().tag.endswith("svg")
+
+
+def test_hidden_piles_hold_no_order_only_what_is_left(game):
+    for state in _states(game):
+        assert state.gods_stack == sorted(state.gods_stack)
+        assert state.half_gods_low == sorted(state.half_gods_low)
+        assert state.half_gods_high == sorted(state.half_gods_high)
+        assert all(isinstance(n, int) for n in state.draw_pile)  # the draw pile is counts per card type
+        assert isinstance(state.loot_bag, dict)
