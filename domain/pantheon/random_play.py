@@ -7,17 +7,17 @@ import random
 from . import commands as cmd
 from .options import buy_options, legal_options
 from .rules import (
-    Planner, board_of, can_pay, components_of, coords_of, count_gods, money_of, movement_steps,
+    Planner, can_pay, components_of, coords_of, count_gods, money_of, movement_steps,
     payment_options, sacrifice_supply, stonkus_money,
 )
 from .state import State
 from .vocabulary import CARD_INDEX, CARDS, EMPTY_SLOT, MONEY_CARDS, MONEY_VALUE, MOVEMENT
 
 
-def _placements(state: State, seat: int, budget: int, jumps: int, rnd: random.Random) -> list[cmd.Place]:
-    board = board_of(state)
-    planner = Planner(state, seat, jumps=jumps)
-    placed: list[cmd.Place] = []
+def _random_placements(planner: Planner, budget: int, rnd: random.Random) -> list[tuple[str, tuple, bool]]:
+    """Place pieces one at a time, each uniformly among the possible ones or stopping."""
+    board = planner.board
+    placed = []
     while budget > 0:
         targets = [t for t in planner.targets() if t[2] <= budget]
         pick = rnd.randrange(len(targets) + 1)
@@ -26,8 +26,13 @@ def _placements(state: State, seat: int, budget: int, jumps: int, rnd: random.Ra
         piece, index, cost, jump = targets[pick]
         planner.apply(piece, index, jump)
         budget -= cost
-        placed.append(cmd.Place(piece="column" if piece else "foot", hex=coords_of(board, index), jump=jump))
+        placed.append(("column" if piece else "foot", coords_of(board, index), jump))
     return placed
+
+
+def _placements(state: State, seat: int, budget: int, jumps: int, rnd: random.Random) -> list[cmd.Place]:
+    planner = Planner(state, seat, jumps=jumps)
+    return [cmd.Place(piece=p, hex=h, jump=j) for p, h, j in _random_placements(planner, budget, rnd)]
 
 
 def _move(state: State, seat: int, rnd: random.Random, big_foot: bool) -> cmd.Move:
@@ -67,22 +72,11 @@ def _purchases(options: dict, budget: int, rnd: random.Random, placing: bool, st
 
 
 def _buy_placements(state, seat, chosen, budget, rnd) -> list:
-    board = board_of(state)
     planner = Planner(state, seat)
     for p in chosen:
         if isinstance(p, cmd.Reserve):
             planner.reserve[0 if p.piece == "foot" else 1] += p.count
-    placed = []
-    while budget > 0:
-        targets = [t for t in planner.targets() if t[2] <= budget]
-        pick = rnd.randrange(len(targets) + 1)
-        if pick == len(targets):
-            break
-        piece, index, cost, _ = targets[pick]
-        planner.apply(piece, index)
-        budget -= cost
-        placed.append(cmd.PlacePiece(piece="column" if piece else "foot", hex=coords_of(board, index)))
-    return placed
+    return [cmd.PlacePiece(piece=p, hex=h) for p, h, _ in _random_placements(planner, budget, rnd)]
 
 
 def _buy(state: State, seat: int, options: dict, rnd: random.Random) -> cmd.Buy:

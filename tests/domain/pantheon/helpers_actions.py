@@ -33,6 +33,16 @@ def column(q: int, r: int) -> cmd.Place:
     return cmd.Place(piece="column", hex=(q, r))
 
 
+def move(seat: int, cards: int, *placements: cmd.Place) -> cmd.Move:
+    return cmd.Move(seat=seat, cards=cards, placements=list(placements))
+
+
+def moved(seat: int, cards: int, steps: int, *placements: ev.Placed, big_foot: bool = True,
+          loot: list[str] | None = None) -> ev.Moved:
+    return ev.Moved(seat=seat, cards=cards, big_foot=big_foot, steps=steps,
+                    placements=list(placements), loot=loot or [])
+
+
 def placed(piece: str, hex: Hex, cost: int = 1, jump: bool = False) -> ev.Placed:
     return ev.Placed(piece=piece, hex=hex, cost=cost, jump=jump)
 

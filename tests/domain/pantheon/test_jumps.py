@@ -5,7 +5,7 @@ from domain.pantheon import commands as cmd
 from domain.pantheon import events as ev
 
 from .helpers_actions import (
-    action, agenda, column, end_action, follow_up, foot, owns, persia, pieces, placed,
+    action, agenda, column, end_action, follow_up, foot, move, moved, owns, persia, pieces, placed,
 )
 from .scenario import given, then_error, when
 
@@ -13,15 +13,6 @@ from .scenario import given, then_error, when
 def jump(q: int, r: int) -> cmd.Place:
     return foot(q, r, jump=True)
 
-
-def move(seat: int, cards: int, *placements: cmd.Place) -> cmd.Move:
-    return cmd.Move(seat=seat, cards=cards, placements=list(placements))
-
-
-def moved(seat: int, cards: int, steps: int, *placements: ev.Placed, big_foot: bool = True,
-          loot: list[str] | None = None) -> ev.Moved:
-    return ev.Moved(seat=seat, cards=cards, big_foot=big_foot, steps=steps,
-                    placements=list(placements), loot=loot or [])
 
 
 def test_a_gaiviles_lets_a_foot_jump_over_another_seats_piece():

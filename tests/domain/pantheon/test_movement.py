@@ -8,19 +8,10 @@ from domain.pantheon import events as ev
 
 from .helpers_actions import (
     PERSIA, action, agenda, cards_rng, column, drawn, end_action, follow_up, foot, owns, persia, pieces,
-    placed, steps_tile,
+    move, moved, placed, steps_tile,
 )
 from .scenario import after, awaiting, given, then_error, when
 
-
-def move(seat: int, cards: int, *placements: cmd.Place) -> cmd.Move:
-    return cmd.Move(seat=seat, cards=cards, placements=list(placements))
-
-
-def moved(seat: int, cards: int, steps: int, *placements: ev.Placed, big_foot: bool = True,
-          loot: list[str] | None = None) -> ev.Moved:
-    return ev.Moved(seat=seat, cards=cards, big_foot=big_foot, steps=steps,
-                    placements=list(placements), loot=loot or [])
 
 
 # --- steps ------------------------------------------------------------------------------------

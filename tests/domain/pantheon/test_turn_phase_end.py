@@ -7,7 +7,7 @@ from domain.pantheon import commands as cmd
 from domain.pantheon import events as ev
 
 from .helpers_actions import (
-    action, agenda, drawn, end_action, follow_up, foot, owns, persia, placed,
+    action, agenda, drawn, end_action, follow_up, foot, moved, owns, persia, placed,
 )
 from .scenario import ScriptedRng, Task, after, given, then_error, turn_phase, when
 
@@ -31,11 +31,6 @@ def game_over(ender: int, players: int, scores: list[int], winners: list[int]) -
         agenda(),
     ]
 
-
-def moved(seat: int, cards: int, steps: int, *placements: ev.Placed, big_foot: bool = True,
-          loot: list[str] | None = None) -> ev.Moved:
-    return ev.Moved(seat=seat, cards=cards, big_foot=big_foot, steps=steps,
-                    placements=list(placements), loot=loot or [])
 
 
 def test_taking_the_last_gods_tile_ends_the_turn_phase_and_the_seat_left_of_the_ender_starts_the_next_epoch():
