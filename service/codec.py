@@ -1,0 +1,48 @@
+"""One codec for everything stored or sent: msgspec msgpack for Redis, JSON for HTTP.
+
+Encoders and decoders are built once at import."""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+GENESIS_HASH = "0" * 64
+
+
+class Envelope(msgspec.Struct, kw_only=True, frozen=True):
+    """One stored event: the domain event plus where, when and why it was recorded."""
+
+    game: str
+    version: int
+    type: str
+    schema: int
+    payload: msgspec.Raw  # the domain event, msgpack
+    recorded_at: int  # milliseconds since the epoch
+    command: str | None = None  # type of the command that caused it
+    seat: int | None = None
+    idempotency_key: str | None = None
+    prev_hash: str = GENESIS_HASH
+    hash: str = ""
+
+
+PACK = msgspec.msgpack.Encoder()
+UNPACK_ENVELOPE = msgspec.msgpack.Decoder(Envelope)
+JSON = msgspec.json.Encoder()
+
+
+def canonical_bytes(e: Envelope) -> bytes:
+    """The bytes the hash chain covers: every field but the hashes, in a fixed order."""
+    return PACK.encode([e.game, e.version, e.type, e.schema, e.payload, e.recorded_at,
+                        e.command, e.seat, e.idempotency_key])
+
+
+def chain_hash(prev_hash: str, e: Envelope) -> str:
+    """hash = sha256(prev_hash || canonical bytes of this event), in hex."""
+    return hashlib.sha256(bytes.fromhex(prev_hash) + canonical_bytes(e)).hexdigest()
+
+
+def seal(e: Envelope) -> Envelope:
+    """The envelope with its hash filled in."""
+    return msgspec.structs.replace(e, hash=chain_hash(e.prev_hash, e))

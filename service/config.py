@@ -1,0 +1,19 @@
+"""Settings from the environment: where Redis is, where embedded data lives, key prefix."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the processes need to know; all from environment variables with sane defaults."""
+
+    redis_url: str | None = field(default_factory=lambda: os.environ.get("REDIS_URL") or None)
+    data_dir: str = field(default_factory=lambda: os.environ.get("PANTHEON_DATA_DIR", "data"))
+    prefix: str = field(default_factory=lambda: os.environ.get("PANTHEON_PREFIX", "pantheon"))
+    partitions: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_FEED_PARTITIONS", "16")))
+    host: str = field(default_factory=lambda: os.environ.get("PANTHEON_HOST", "127.0.0.1"))
+    port: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_PORT", "8000")))
+    max_body_bytes: int = 64 * 1024

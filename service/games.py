@@ -1,0 +1,219 @@
+"""The application service: create games, claim seats, submit commands, read games. HTTP
+handlers and AI workers both go through `submit` (one write path)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Decider, DomainError, fold
+from domain.pantheon import PANTHEON
+from domain.rng import SeededRng, commitment
+
+from .codec import JSON, Envelope, seal
+from .store import EventStore, VersionConflict
+
+DECIDERS: dict[str, Decider] = {"pantheon": PANTHEON}
+ENGINE_VERSION = "pantheon-engine/1"
+
+
+class ServiceError(Exception):
+    """A request the service refuses: an HTTP status, a stable code and a sentence."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.extra = status, code, message, extra
+
+
+class SeatSpec(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Who sits in a seat: a human (claims the seat) or an AI of some level."""
+
+    type: str = "human"  # human or ai
+    level: str | None = None  # random, greedy or strong for AI seats
+
+
+@dataclass
+class Created:
+    game: str
+    admin_token: str
+    version: int
+
+
+@dataclass
+class Submitted:
+    version: int
+    first: int
+    duplicate: bool = False
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass
+class GameService:
+    """Games over an event store; folds are cached in memory per game and caught up on demand."""
+
+    store: EventStore
+    cache_size: int = 256
+    _cache: OrderedDict = field(default_factory=OrderedDict)
+
+    # --- writes ---------------------------------------------------------------------------
+    async def create(self, kind: str, options: dict, seats: list[SeatSpec]) -> Created:
+        decider = DECIDERS.get(kind)
+        if decider is None:
+            raise ServiceError(422, "unknown_kind", f"There is no game kind {kind!r}; try 'pantheon'.")
+        command = self._command(decider, {"type": "create_game", "options": {**options, "players": len(seats)}})
+        game, seed = uuid.uuid4().hex[:16], secrets.token_bytes(32)
+        events = self._decide(decider, None, command, seed, game, 0)
+        admin = secrets.token_urlsafe(24)
+        await self.store.set_meta(
+            game, kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
+            seats=JSON.encode(seats), created_at=_now_ms(), engine=ENGINE_VERSION,
+        )
+        appended = await self.store.append(game, 0, self._envelopes(game, 0, "", events, command, None, None))
+        return Created(game=game, admin_token=admin, version=appended.version)
+
+    async def claim(self, game: str, seat: int) -> str:
+        """A new seat token for an unclaimed human seat (shown once, stored hashed)."""
+        meta = await self._meta(game)
+        seats = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
+        if not 0 <= seat < len(seats):
+            raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
+        if seats[seat].type != "human":
+            raise ServiceError(409, "seat_not_human", f"Seat {seat} is played by an AI.")
+        token = secrets.token_urlsafe(24)
+        if not await self.store.set_meta_if_absent(game, f"seat:{seat}", token_hash(token)):
+            raise ServiceError(409, "seat_taken", f"Seat {seat} has already been claimed.")
+        await self.store.set_meta(game, **{f"token:{token_hash(token)}": seat})
+        return token
+
+    async def submit(self, game: str, seat: int, raw_command: Any, *, expected_version: int | None = None,
+                     idempotency_key: str | None = None) -> Submitted:
+        """Decide a seat's command against the current state and append its events."""
+        meta = await self._meta(game)
+        decider, seed = DECIDERS[meta["kind"].decode()], bytes.fromhex(meta["seed"].decode())
+        command = self._command(decider, raw_command)
+        if getattr(command, "seat", seat) != seat:
+            raise ServiceError(403, "wrong_seat", f"Your token is for seat {seat}; the command names seat {command.seat}.")
+        for _ in range(5):
+            version, state, last_hash = await self._current(game, decider)
+            if expected_version is not None and expected_version != version:
+                raise ServiceError(409, "version_conflict", f"The game is at version {version}, not {expected_version}.", current_version=version)
+            try:
+                events = self._decide(decider, state, command, seed, game, version)
+            except DomainError as error:
+                raise ServiceError(422, error.code, error.message) from None
+            envelopes = self._envelopes(game, version, last_hash, events, command, seat, idempotency_key)
+            outcome = JSON.encode({"version": version + len(events), "first": version + 1})
+            try:
+                appended = await self.store.append(game, version, envelopes, idempotency_key=idempotency_key, outcome=outcome)
+            except VersionConflict as conflict:
+                if expected_version is not None:
+                    raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.", current_version=conflict.current) from None
+                continue
+            if appended.duplicate:
+                prior = msgspec.json.decode(appended.outcome)
+                return Submitted(version=prior["version"], first=prior["first"], duplicate=True)
+            return Submitted(version=appended.version, first=version + 1)
+        raise ServiceError(409, "version_conflict", "The game is too busy; try again.")
+
+    # --- reads ----------------------------------------------------------------------------
+    async def state_at(self, game: str, at: int | None = None) -> tuple[int, Any]:
+        decider = DECIDERS[(await self._meta(game))["kind"].decode()]
+        if at is None:
+            version, state, _ = await self._current(game, decider)
+            return version, state
+        envelopes = await self.store.read(game, 0, at)
+        events = [self._event(decider, e) for e in envelopes]
+        return len(events), fold(decider, events)
+
+    async def seat_of(self, game: str, token: str) -> int | None:
+        value = (await self._meta(game)).get(f"token:{token_hash(token)}")
+        return None if value is None else int(value)
+
+    async def is_admin(self, game: str, token: str) -> bool:
+        return (await self._meta(game)).get("admin", b"").decode() == token_hash(token)
+
+    async def events(self, game: str, after: int, viewer: int | None) -> list[dict]:
+        decider = DECIDERS[(await self._meta(game))["kind"].decode()]
+        envelopes = await self.store.read(game, after)
+        return [self._public_envelope(decider, e, viewer) for e in envelopes]
+
+    async def meta(self, game: str) -> dict[str, bytes]:
+        return await self._meta(game)
+
+    # --- helpers --------------------------------------------------------------------------
+    def _public_envelope(self, decider: Decider, e: Envelope, viewer: int | None) -> dict:
+        event = decider.redact(self._event(decider, e), viewer)
+        return {"version": e.version, "type": e.type, "recorded_at": e.recorded_at,
+                "seat": e.seat, "command": e.command, "payload": msgspec.to_builtins(event), "hash": e.hash}
+
+    async def _meta(self, game: str) -> dict[str, bytes]:
+        meta = await self.store.meta(game)
+        if not meta or "kind" not in meta:
+            raise ServiceError(404, "unknown_game", f"There is no game {game!r}.")
+        return meta
+
+    @staticmethod
+    def _command(decider: Decider, raw: Any):
+        try:
+            return msgspec.convert(raw, decider.command_type)
+        except msgspec.ValidationError as error:
+            raise ServiceError(400, "malformed_command", f"The command is malformed: {error}.") from None
+
+    @staticmethod
+    def _decide(decider: Decider, state: Any, command: Any, seed: bytes, game: str, version: int) -> list:
+        return decider.decide(state, command, SeededRng(seed, f"{game}|{version}".encode()))
+
+    @staticmethod
+    def _event(decider: Decider, e: Envelope):
+        return _decoder(decider).decode(e.payload)
+
+    def _envelopes(self, game: str, version: int, prev: str, events: list, command: Any, seat: int | None,
+                   idempotency_key: str | None) -> list[Envelope]:
+        out, now = [], _now_ms()
+        command_type = type(command).__struct_config__.tag
+        prev = prev or "0" * 64
+        for i, event in enumerate(events, start=1):
+            e = seal(Envelope(game=game, version=version + i, type=type(event).__struct_config__.tag, schema=1,
+                              payload=msgspec.Raw(_ENCODER.encode(event)), recorded_at=now,
+                              command=command_type, seat=seat, idempotency_key=idempotency_key, prev_hash=prev))
+            out.append(e)
+            prev = e.hash
+        return out
+
+    async def _current(self, game: str, decider: Decider) -> tuple[int, Any, str]:
+        """The latest state, from the cache caught up with the stream."""
+        cached = self._cache.pop(game, None)
+        version, state, last_hash = cached if cached else (0, None, "")
+        envelopes = await self.store.read(game, version)
+        for e in envelopes:
+            state = decider.evolve(state, self._event(decider, e))
+            version, last_hash = e.version, e.hash
+        self._cache[game] = (version, state, last_hash)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return version, state, last_hash
+
+
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODERS: dict[int, msgspec.msgpack.Decoder] = {}
+
+
+def _decoder(decider: Decider) -> msgspec.msgpack.Decoder:
+    key = id(decider.event_type)
+    if key not in _DECODERS:
+        _DECODERS[key] = msgspec.msgpack.Decoder(decider.event_type)
+    return _DECODERS[key]

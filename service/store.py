@@ -1,0 +1,129 @@
+"""The event store on Redis Streams: one stream per game, one atomic Lua append that checks the
+expected version and the idempotency key, writes the events and records the append in a
+partitioned feed. All keys of a game share one Redis Cluster hash tag (its feed partition)."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+import msgspec
+from redis.asyncio import Redis
+
+from .codec import PACK, UNPACK_ENVELOPE, Envelope
+
+# KEYS: events stream, meta hash, idempotency hash, feed stream.
+# ARGV: expected version, idempotency key ('' for none), outcome to remember, game id, last hash,
+#       then one packed envelope per event.
+_APPEND = """
+local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+local key = ARGV[2]
+if key ~= '' then
+  local prior = redis.call('HGET', KEYS[3], key)
+  if prior then return {'duplicate', prior} end
+end
+if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+local n = #ARGV - 5
+for i = 1, n do
+  redis.call('XADD', KEYS[1], tostring(version + i) .. '-1', 'e', ARGV[5 + i])
+end
+redis.call('HSET', KEYS[2], 'version', version + n, 'hash', ARGV[5])
+if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[3]) end
+redis.call('XADD', KEYS[4], '*', 'game', ARGV[4], 'from', version + 1, 'to', version + n)
+return {'ok', tostring(version + n)}
+"""
+
+
+class VersionConflict(Exception):
+    """The stream moved on since the command was decided."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game is at version {current}")
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Appended:
+    """The outcome of an append: the new version, or the remembered outcome of a duplicate."""
+
+    version: int
+    duplicate: bool = False
+    outcome: bytes = b""
+
+
+@dataclass(frozen=True)
+class GameKeys:
+    events: str
+    meta: str
+    idempotency: str
+    feed: str
+
+
+class EventStore:
+    """Append and read events of games; `partitions` feed streams for the projectors."""
+
+    def __init__(self, redis: Redis, prefix: str = "pantheon", partitions: int = 16) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.partitions = partitions
+        self._append = redis.register_script(_APPEND)
+
+    def partition(self, game: str) -> int:
+        return zlib.crc32(game.encode()) % self.partitions
+
+    def tag(self, partition: int) -> str:
+        return f"{{{self.prefix}:p{partition}}}"
+
+    def keys(self, game: str) -> GameKeys:
+        tag = self.tag(self.partition(game))
+        base = f"{tag}:game:{game}"
+        return GameKeys(f"{base}:events", f"{base}:meta", f"{base}:idem", f"{tag}:feed")
+
+    def feed_keys(self) -> list[str]:
+        return [f"{self.tag(p)}:feed" for p in range(self.partitions)]
+
+    async def append(self, game: str, expected_version: int, envelopes: list[Envelope], *,
+                     idempotency_key: str | None = None, outcome: bytes = b"") -> Appended:
+        """Append atomically, or raise VersionConflict; a known idempotency key appends nothing."""
+        k = self.keys(game)
+        last_hash = envelopes[-1].hash if envelopes else ""
+        args = [expected_version, idempotency_key or "", outcome, game, last_hash]
+        args += [PACK.encode(e) for e in envelopes]
+        status, value = await self._append(keys=[k.events, k.meta, k.idempotency, k.feed], args=args)
+        if status == b"conflict":
+            raise VersionConflict(int(value))
+        if status == b"duplicate":
+            return Appended(version=-1, duplicate=True, outcome=value)
+        return Appended(version=int(value))
+
+    async def head(self, game: str) -> tuple[int, str]:
+        """The game's current version and last hash (0 and '' for an unknown game)."""
+        version, last = await self.redis.hmget(self.keys(game).meta, "version", "hash")
+        return int(version or 0), (last or b"").decode()
+
+    async def read(self, game: str, after: int = 0, until: int | None = None) -> list[Envelope]:
+        """Envelopes with after < version <= until, in order."""
+        end = f"{until}-1" if until is not None else "+"
+        entries = await self.redis.xrange(self.keys(game).events, f"{after + 1}-1", end)
+        return [UNPACK_ENVELOPE.decode(fields[b"e"]) for _, fields in entries]
+
+    async def exists(self, game: str) -> bool:
+        return bool(await self.redis.exists(self.keys(game).meta))
+
+    async def set_meta(self, game: str, **fields: str | int | bytes) -> None:
+        await self.redis.hset(self.keys(game).meta, mapping=fields)
+
+    async def meta(self, game: str) -> dict[str, bytes]:
+        return {k.decode(): v for k, v in (await self.redis.hgetall(self.keys(game).meta)).items()}
+
+    async def set_meta_if_absent(self, game: str, field: str, value: str | bytes) -> bool:
+        return bool(await self.redis.hsetnx(self.keys(game).meta, field, value))
+
+    async def delete(self, game: str) -> None:
+        k = self.keys(game)
+        await self.redis.delete(k.events, k.meta, k.idempotency)
+
+
+def decode_payload(envelope: Envelope, decoder: msgspec.msgpack.Decoder):
+    """The domain event inside an envelope."""
+    return decoder.decode(envelope.payload)

