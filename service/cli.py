@@ -28,6 +28,30 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0 if not result["errors"] and not result["invariant_violations"] else 1
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from service.config import Settings
+    from service.roles import serve
+
+    serve(Settings())
+    return 0
+
+
+def _api(args: argparse.Namespace) -> int:
+    from service.config import Settings
+    from service.roles import run_api
+
+    run_api(Settings())
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from service.config import Settings
+    from service.roles import run_worker
+
+    run_worker(Settings(), burst=args.burst)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server")
     sub = p.add_subparsers(dest="command", required=True)
@@ -41,6 +65,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", default="0")
     s.add_argument("--no-check", action="store_true", help="skip the invariant and replay checks (for speed)")
     s.set_defaults(func=_simulate)
+    sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)").set_defaults(func=_serve)
+    sub.add_parser("api", help="run the HTTP API against REDIS_URL").set_defaults(func=_api)
+    w = sub.add_parser("worker", help="run an RQ worker for AI turns against REDIS_URL")
+    w.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    w.set_defaults(func=_worker)
     return p
 
 

@@ -1,0 +1,63 @@
+"""The server's roles as processes: the API, the AI worker, and `serve`, which runs them all on
+one machine over an embedded Redis when REDIS_URL is not set."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+from .config import Settings
+
+AI_QUEUE = "pantheon-ai"
+
+
+def _require_redis(settings: Settings) -> str:
+    if not settings.redis_url:
+        sys.exit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run this role on its own, "
+                 "or use `pantheon serve` to run everything over an embedded Redis.")
+    return settings.redis_url
+
+
+def run_api(settings: Settings, redis_url: str | None = None) -> None:
+    """Serve the HTTP API with uvicorn until interrupted."""
+    import uvicorn
+
+    from .api import create_app
+
+    app = create_app(redis_url or _require_redis(settings), prefix=settings.prefix, partitions=settings.partitions)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+
+
+def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool = False) -> None:
+    """An RQ worker on the AI queue (AI turns arrive with the AI issue)."""
+    from redis import Redis
+    from rq import Queue, Worker
+
+    connection = Redis.from_url(redis_url or _require_redis(settings))
+    Worker([Queue(AI_QUEUE, connection=connection)], connection=connection).work(burst=burst)
+
+
+def serve(settings: Settings) -> None:
+    """Everything on one machine: embedded Redis (unless REDIS_URL), the AI worker, the API."""
+    embedded = None
+    url = settings.redis_url
+    if not url:
+        from .embedded import EmbeddedRedis
+
+        embedded = EmbeddedRedis(settings.data_dir)
+        url = embedded.url
+    env = dict(os.environ, REDIS_URL=url)
+    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+    base = f"http://{settings.host}:{settings.port}"
+    where = f"embedded Redis, data in {os.path.abspath(settings.data_dir)}" if embedded else url
+    print(f"Pantheon server on {base}  ({where})\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json",
+          flush=True)
+    try:
+        run_api(settings, url)
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=10)
+        if embedded:
+            embedded.close()
