@@ -78,11 +78,10 @@ class GameService:
         game, seed = uuid.uuid4().hex[:16], secrets.token_bytes(32)
         events = self._decide(decider, None, command, seed, game, 0)
         admin = secrets.token_urlsafe(24)
-        await self.store.set_meta(
-            game, kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
-            seats=JSON.encode(seats), created_at=_now_ms(), engine=ENGINE_VERSION,
-        )
-        appended = await self.store.append(game, 0, self._envelopes(game, 0, "", events, command, None, None))
+        meta = dict(kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
+                    seats=JSON.encode(seats), created_at=_now_ms(), engine=ENGINE_VERSION)
+        envelopes = self._envelopes(game, 0, "", events, command, None, None)
+        appended = await self.store.append(game, 0, envelopes, meta=meta)
         return Created(game=game, admin_token=admin, version=appended.version)
 
     async def claim(self, game: str, seat: int) -> str:

@@ -14,7 +14,7 @@ from .codec import PACK, UNPACK_ENVELOPE, Envelope
 
 # KEYS: events stream, meta hash, idempotency hash, feed stream.
 # ARGV: expected version, idempotency key ('' for none), outcome to remember, game id, last hash,
-#       then one packed envelope per event.
+#       m (a count of meta fields to set), m field/value pairs, then one packed envelope per event.
 _APPEND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local key = ARGV[2]
@@ -23,9 +23,14 @@ if key ~= '' then
   if prior then return {'duplicate', prior} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-local n = #ARGV - 5
+local m = tonumber(ARGV[6])
+for i = 1, m do
+  redis.call('HSET', KEYS[2], ARGV[5 + 2 * i], ARGV[6 + 2 * i])
+end
+local first = 7 + 2 * m
+local n = #ARGV - first + 1
 for i = 1, n do
-  redis.call('XADD', KEYS[1], tostring(version + i) .. '-1', 'e', ARGV[5 + i])
+  redis.call('XADD', KEYS[1], tostring(version + i) .. '-1', 'e', ARGV[first + i - 1])
 end
 redis.call('HSET', KEYS[2], 'version', version + n, 'hash', ARGV[5])
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[3]) end
@@ -83,11 +88,14 @@ class EventStore:
         return [f"{self.tag(p)}:feed" for p in range(self.partitions)]
 
     async def append(self, game: str, expected_version: int, envelopes: list[Envelope], *,
-                     idempotency_key: str | None = None, outcome: bytes = b"") -> Appended:
-        """Append atomically, or raise VersionConflict; a known idempotency key appends nothing."""
+                     idempotency_key: str | None = None, outcome: bytes = b"",
+                     meta: dict[str, str | int | bytes] | None = None) -> Appended:
+        """Append atomically, or raise VersionConflict; a known idempotency key appends nothing.
+        `meta` fields are set on the game in the same atomic step (used when creating a game)."""
         k = self.keys(game)
         last_hash = envelopes[-1].hash if envelopes else ""
-        args = [expected_version, idempotency_key or "", outcome, game, last_hash]
+        pairs = [x for item in (meta or {}).items() for x in item]
+        args = [expected_version, idempotency_key or "", outcome, game, last_hash, len(meta or {}), *pairs]
         args += [PACK.encode(e) for e in envelopes]
         status, value = await self._append(keys=[k.events, k.meta, k.idempotency, k.feed], args=args)
         if status == b"conflict":

@@ -101,3 +101,11 @@ async def test_each_append_is_recorded_in_the_games_feed_partition(store):
     await store.append("fed", 2, envelopes("fed", 2, 3))
     entries = await store.redis.xrange(store.keys("fed").feed)
     assert [(f[b"game"], f[b"from"], f[b"to"]) for _, f in entries] == [(b"fed", b"1", b"2"), (b"fed", b"3", b"5")]
+
+
+async def test_meta_fields_are_set_in_the_same_atomic_step_as_the_first_events(store):
+    await store.append("made", 0, envelopes("made", 0, 2), meta={"kind": "toy", "seats": b"[]"})
+    assert (await store.meta("made"))["kind"] == b"toy"
+    with pytest.raises(VersionConflict):
+        await store.append("made", 0, envelopes("made", 0, 1), meta={"kind": "other"})
+    assert (await store.meta("made"))["kind"] == b"toy"
