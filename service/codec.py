@@ -23,6 +23,8 @@ class Envelope(msgspec.Struct, kw_only=True, frozen=True):
     command: str | None = None  # type of the command that caused it
     seat: int | None = None
     idempotency_key: str | None = None
+    cause: msgspec.Raw | None = None  # the whole command (msgpack), on the first event it caused
+    facts: dict[str, str] | None = None  # platform facts on version 1: seed commitment, engine, lineage
     prev_hash: str = GENESIS_HASH
     hash: str = ""
 
@@ -35,7 +37,7 @@ JSON = msgspec.json.Encoder()
 def canonical_bytes(e: Envelope) -> bytes:
     """The bytes the hash chain covers: every field but the hashes, in a fixed order."""
     return PACK.encode([e.game, e.version, e.type, e.schema, e.payload, e.recorded_at,
-                        e.command, e.seat, e.idempotency_key])
+                        e.command, e.seat, e.idempotency_key, e.cause, e.facts])
 
 
 def chain_hash(prev_hash: str, e: Envelope) -> str:

@@ -80,7 +80,8 @@ class GameService:
         admin = secrets.token_urlsafe(24)
         meta = dict(kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
                     seats=JSON.encode(seats), created_at=_now_ms(), engine=ENGINE_VERSION)
-        envelopes = self._envelopes(game, 0, "", events, command, None, None)
+        facts = {"commitment": meta["commitment"], "engine": ENGINE_VERSION}
+        envelopes = self._envelopes(game, 0, "", events, command, None, None, facts=facts)
         appended = await self.store.append(game, 0, envelopes, meta=meta)
         return Created(game=game, admin_token=admin, version=appended.version)
 
@@ -181,14 +182,17 @@ class GameService:
         return _decoder(decider).decode(e.payload)
 
     def _envelopes(self, game: str, version: int, prev: str, events: list, command: Any, seat: int | None,
-                   idempotency_key: str | None) -> list[Envelope]:
+                   idempotency_key: str | None, facts: dict[str, str] | None = None) -> list[Envelope]:
         out, now = [], _now_ms()
         command_type = type(command).__struct_config__.tag
+        cause = msgspec.Raw(_ENCODER.encode(command))
         prev = prev or "0" * 64
         for i, event in enumerate(events, start=1):
+            first = i == 1
             e = seal(Envelope(game=game, version=version + i, type=type(event).__struct_config__.tag, schema=1,
                               payload=msgspec.Raw(_ENCODER.encode(event)), recorded_at=now,
-                              command=command_type, seat=seat, idempotency_key=idempotency_key, prev_hash=prev))
+                              command=command_type, seat=seat, idempotency_key=idempotency_key,
+                              cause=cause if first else None, facts=facts if first else None, prev_hash=prev))
             out.append(e)
             prev = e.hash
         return out
