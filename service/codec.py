@@ -23,7 +23,7 @@ class Envelope(msgspec.Struct, kw_only=True, frozen=True):
     command: str | None = None  # type of the command that caused it
     seat: int | None = None
     idempotency_key: str | None = None
-    cause: msgspec.Raw | None = None  # the whole command (msgpack), on the first event it caused
+    cause: bytes | None = None  # the whole command (msgpack), on the first event it caused
     facts: dict[str, str] | None = None  # platform facts on version 1: seed commitment, engine, lineage
     prev_hash: str = GENESIS_HASH
     hash: str = ""

@@ -185,7 +185,7 @@ class GameService:
                    idempotency_key: str | None, facts: dict[str, str] | None = None) -> list[Envelope]:
         out, now = [], _now_ms()
         command_type = type(command).__struct_config__.tag
-        cause = msgspec.Raw(_ENCODER.encode(command))
+        cause = _ENCODER.encode(command)
         prev = prev or "0" * 64
         for i, event in enumerate(events, start=1):
             first = i == 1
