@@ -48,6 +48,11 @@ class SeededRng:
                 return value % n
 
 
+def game_rng(seed: bytes, game: str, version: int) -> SeededRng:
+    """The draws for a command decided on `game` at stream `version` (the platform's rule)."""
+    return SeededRng(seed, f"{game}|{version}".encode())
+
+
 def hmac_sha256(seed: bytes, context: bytes, index: int) -> bytes:
     """The digest behind draw number `index`, by the book (for auditors and tests)."""
     return hmac.digest(seed, context + b"|" + index.to_bytes(8, "big"), "sha256")

@@ -16,7 +16,7 @@ from domain.pantheon import PANTHEON
 from domain.pantheon.commands import CreateGame, Options
 from domain.pantheon.invariants import check_invariants
 from domain.pantheon.random_play import random_command
-from domain.rng import SeededRng
+from domain.rng import game_rng
 
 
 @dataclass
@@ -25,6 +25,7 @@ class GameRecord:
 
     seed: bytes
     options: Options
+    game: str = ""
     steps: list[tuple[object, list]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
@@ -46,16 +47,24 @@ def game_options(players: str, index: int, rnd: random.Random) -> Options:
                    bonus_tiles=rnd.choice(["draft", "random"]))
 
 
+def simulated_game_id(seed: bytes) -> str:
+    """A simulated game's id, derived from its seed."""
+    return "sim-" + hashlib.sha256(b"id|" + seed).hexdigest()[:16]
+
+
 def play_game(seed: bytes, options: Options, rnd: random.Random, *, check: bool = True) -> GameRecord:
     """Play one game to its end (or its first error) with the random player.
 
-    With `check`, each command goes through the pure `decide`, each event is evolved on its own
-    and every invariant is checked after it; without, the faster in-place `apply` is used."""
-    record = GameRecord(seed=seed, options=options)
-    rng = SeededRng(seed)
+    Each command draws from `game_rng(seed, game, version)`, exactly as the server does, so an
+    exported simulated game can be audited. With `check`, each command goes through the pure
+    `decide`, each event is evolved on its own and every invariant is checked after it;
+    without, the faster in-place `apply` is used."""
+    game = simulated_game_id(seed)
+    record = GameRecord(seed=seed, options=options, game=game)
     command: object = CreateGame(options=options)
-    state = None
+    state, version = None, 0
     while True:
+        rng = game_rng(seed, game, version)
         try:
             if check:
                 events = PANTHEON.decide(state, command, rng)
@@ -68,6 +77,7 @@ def play_game(seed: bytes, options: Options, rnd: random.Random, *, check: bool 
             state = PANTHEON.evolve(state, event)
             record.violations += [f"after {type(event).__name__}: {p}" for p in check_invariants(state)]
         record.steps.append((command, events))
+        version += len(events)
         if state.finished or record.violations:
             break
         command = random_command(state, state.agenda[0].seat, rnd)

@@ -26,6 +26,7 @@ GAMES = {  # file name -> (seed label, options)
 
 
 class Header(msgspec.Struct, kw_only=True):
+    game: str
     seed: str
     options: Options
     commands: int
@@ -51,7 +52,7 @@ def play(label: str, options: Options) -> GameRecord:
 
 def dump(record: GameRecord) -> bytes:
     state = record.state
-    header = Header(seed=record.seed.hex(), options=record.options, commands=len(record.steps),
+    header = Header(game=record.game, seed=record.seed.hex(), options=record.options, commands=len(record.steps),
                     events=len(record.events), scores=[s.score for s in state.seats], winners=state.winners)
     lines = [_ENCODER.encode(header)]
     lines += [_ENCODER.encode(Line(command=c, events=list(e))) for c, e in record.steps]
