@@ -18,9 +18,11 @@ def _map(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from service.simulate import run
+    from service.simulate import export_records, run
 
     result, records = run(args.games, args.players, args.seed, check=not args.no_check)
+    if args.export:
+        export_records(records, args.export)
     for record in records:
         for problem in record.errors + record.violations:
             print(f"game seed {record.seed.hex()[:12]}: {problem}", file=sys.stderr)
@@ -52,6 +54,36 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _projector(args: argparse.Namespace) -> int:
+    from service.config import Settings
+    from service.projector import serve_projector
+
+    settings = Settings()
+    options = {"batch": args.batch, "block_ms": args.block_ms, "claim_idle_ms": args.claim_idle_ms}
+    if args.consumer:
+        options["consumer"] = args.consumer
+    stats = serve_projector(settings.redis_url, settings.prefix, settings.partitions, **options)
+    print(json.dumps(vars(stats)), flush=True)
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from service.config import Settings
+    from service.projections_rebuild import run_rebuild
+
+    settings = Settings()
+    totals = run_rebuild(settings.redis_url, settings.prefix, settings.partitions,
+                         concurrency=args.concurrency, names=args.only or None)
+    print(json.dumps(totals), flush=True)
+    return 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from service.audit_cli import audit_command
+
+    return audit_command(args.file, args.game, quiet=args.quiet)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server")
     sub = p.add_subparsers(dest="command", required=True)
@@ -64,12 +96,30 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--players", choices=["2", "3", "4", "mixed"], default="mixed")
     s.add_argument("--seed", default="0")
     s.add_argument("--no-check", action="store_true", help="skip the invariant and replay checks (for speed)")
+    s.add_argument("--export", metavar="DIR", help="write every game as an auditable JSON Lines file into DIR")
     s.set_defaults(func=_simulate)
     sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)").set_defaults(func=_serve)
     sub.add_parser("api", help="run the HTTP API against REDIS_URL").set_defaults(func=_api)
     w = sub.add_parser("worker", help="run an RQ worker for AI turns against REDIS_URL")
     w.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     w.set_defaults(func=_worker)
+    pr = sub.add_parser("projector", help="keep the read models up to date from the feed (REDIS_URL)")
+    pr.add_argument("--consumer", help="consumer name in the group (default: host-pid-random)")
+    pr.add_argument("--batch", type=int, default=64, help="feed entries per read")
+    pr.add_argument("--block-ms", type=int, default=1000, help="how long one read waits for new entries")
+    pr.add_argument("--claim-idle-ms", type=int, default=10_000,
+                    help="take over entries another consumer left unacknowledged this long")
+    pr.set_defaults(func=_projector)
+    pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
+    rb = pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)")
+    rb.add_argument("--concurrency", type=int, default=16, help="games folded at once")
+    rb.add_argument("--only", action="append", metavar="NAME", help="rebuild only this projection (repeatable)")
+    rb.set_defaults(func=_rebuild)
+    a = sub.add_parser("audit", help="check a game: seed, hash chain, every command decided again, scores")
+    a.add_argument("file", nargs="?", help="an exported game (JSON Lines); no server needed")
+    a.add_argument("--game", help="a game id on the server at REDIS_URL")
+    a.add_argument("--quiet", action="store_true", help="print only the checks, not the story")
+    a.set_defaults(func=_audit)
     return p
 
 

@@ -48,3 +48,23 @@ def chain_hash(prev_hash: str, e: Envelope) -> str:
 def seal(e: Envelope) -> Envelope:
     """The envelope with its hash filled in."""
     return msgspec.structs.replace(e, hash=chain_hash(e.prev_hash, e))
+
+
+def wrap_batch(game: str, version: int, prev_hash: str, events: list, command, *, seat: int | None,
+               recorded_at: int, idempotency_key: str | None = None,
+               facts: dict[str, str] | None = None) -> list[Envelope]:
+    """Envelopes for the events one command caused, decided at `version`, chained from `prev_hash`.
+
+    The first carries the whole command (so an audit can decide it again) and any platform facts."""
+    out = []
+    prev = prev_hash or GENESIS_HASH
+    command_type = type(command).__struct_config__.tag
+    cause = PACK.encode(command)
+    for i, event in enumerate(events):
+        e = seal(Envelope(game=game, version=version + i + 1, type=type(event).__struct_config__.tag, schema=1,
+                          payload=msgspec.Raw(PACK.encode(event)), recorded_at=recorded_at, command=command_type,
+                          seat=seat, idempotency_key=idempotency_key, cause=cause if i == 0 else None,
+                          facts=facts if i == 0 else None, prev_hash=prev))
+        out.append(e)
+        prev = e.hash
+    return out

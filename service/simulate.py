@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import pathlib
 import random
 import time
 from collections.abc import Iterator
@@ -127,3 +128,23 @@ def run(games: int, players: str, seed: int | str, *, check: bool = True) -> tup
         records = list(simulate(games, players, seed, check=check))
         seconds = time.perf_counter() - start
     return summary(records, seconds), records
+
+
+def export_records(records: list[GameRecord], directory: str) -> None:
+    """Write each simulated game as an export file, with its real seed and commitment."""
+    from domain.rng import commitment
+
+    from .export import Header, chain, export_lines
+    from .games import ENGINE_VERSION
+
+    target = pathlib.Path(directory)
+    target.mkdir(parents=True, exist_ok=True)
+    for record in records:
+        facts = {"commitment": commitment(record.seed), "engine": ENGINE_VERSION}
+        envelopes = chain(record.game, record.steps, facts=facts)
+        header = Header(game=record.game, kind="pantheon", engine=ENGINE_VERSION, commitment=facts["commitment"],
+                        seed=record.seed.hex() if record.state is not None and record.state.finished else None,
+                        seats=[{"type": "ai", "level": "random"}] * record.options.players, events=len(envelopes))
+        with open(target / f"{record.game}.jsonl", "wb") as out:
+            for line in export_lines(header, envelopes, PANTHEON):
+                out.write(line + b"\n")

@@ -1,0 +1,169 @@
+"""Audit: check a game's log as a whole — the seed against its commitment, the hash chain, every
+event re-derived by deciding the recorded commands again with the seed, and the final scores —
+and tell a person what happened, with the score after every event."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import msgspec
+
+from domain.kernel import Decider, DomainError
+from domain.rng import game_rng
+
+from .codec import GENESIS_HASH, Envelope, chain_hash
+from .export import Header
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool | None  # None: could not be run (says why)
+    detail: str
+    first_failure: int | None = None
+
+
+@dataclass
+class Report:
+    game: str
+    events: int
+    checks: list[Check] = field(default_factory=list)
+    story: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok is True for c in self.checks)
+
+    @property
+    def first_failure(self) -> int | None:
+        failures = [c.first_failure for c in self.checks if c.ok is False and c.first_failure is not None]
+        return min(failures) if failures else None
+
+    def summary(self) -> dict:
+        return {"ok": self.ok, "game": self.game, "events": self.events, "first_failure": self.first_failure,
+                "checks": {c.name: c.ok for c in self.checks}}
+
+
+def audit(header: Header, envelopes: list[Envelope], decider: Decider) -> Report:
+    """Every check on one game's log; never raises on a bad log, it reports it."""
+    report = Report(game=header.game, events=len(envelopes))
+    seed = _check_seed(header, envelopes, report)
+    _check_chain(header, envelopes, report)
+    _replay_and_redecide(header, envelopes, decider, seed, report)
+    return report
+
+
+def _check_seed(header: Header, envelopes: list[Envelope], report: Report) -> bytes | None:
+    published = (envelopes[0].facts or {}).get("commitment") if envelopes else None
+    if published != header.commitment:
+        report.checks.append(Check("commitment", False, "the commitment in the log's first event differs from the header's", 1))
+        return None
+    if not header.seed:
+        report.checks.append(Check("commitment", None, "the seed is not revealed yet (the game has not ended)"))
+        return None
+    seed = bytes.fromhex(header.seed)
+    ok = hashlib.sha256(seed).hexdigest() == header.commitment
+    report.checks.append(Check("commitment", ok, "sha256(seed) equals the published commitment" if ok
+                               else "sha256(seed) does not equal the published commitment", None if ok else 1))
+    return seed if ok else None
+
+
+def _check_chain(header: Header, envelopes: list[Envelope], report: Report) -> None:
+    prev = GENESIS_HASH
+    for expected, e in enumerate(envelopes, start=1):
+        problem = None
+        if e.version != expected or e.game != header.game:
+            problem = f"event {expected} is numbered {e.version} of game {e.game}"
+        elif e.prev_hash != prev:
+            problem = f"event {e.version} does not link to the hash of event {e.version - 1}"
+        elif chain_hash(prev, e) != e.hash:
+            problem = f"event {e.version} does not match its hash: its content was changed"
+        if problem:
+            report.checks.append(Check("hash_chain", False, problem, expected))
+            return
+        prev = e.hash
+    report.checks.append(Check("hash_chain", True, f"{len(envelopes)} events chained without a gap"))
+
+
+def _batches(envelopes: list[Envelope]) -> list[list[Envelope]]:
+    batches: list[list[Envelope]] = []
+    for e in envelopes:
+        if e.cause is not None or not batches:
+            batches.append([])
+        batches[-1].append(e)
+    return batches
+
+
+def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Decider, seed: bytes | None,
+                         report: Report) -> None:
+    events_of = msgspec.msgpack.Decoder(decider.event_type)
+    commands_of = msgspec.msgpack.Decoder(decider.command_type)
+    prefix = (header.lineage or {}).get("at", 0)
+    state, redecided, redecide_failure = decider.initial_state(), 0, None
+    for batch in _batches(envelopes):
+        first = batch[0].version
+        try:
+            events = [events_of.decode(e.payload) for e in batch]
+            command = commands_of.decode(batch[0].cause) if batch[0].cause else None
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            report.checks.append(Check("replay", False, f"event {first} cannot be read: {error}", first))
+            return
+        if seed is not None and command is not None and first > prefix and redecide_failure is None:
+            redecide_failure = _redecide(decider, state, command, seed, header.game, first - 1, events)
+            redecided += redecide_failure is None
+        for e, event in zip(batch, events):
+            state = decider.evolve(state, event)
+            shown = event if header.seed else decider.redact(event, None)  # secrets only once revealed
+            report.story.append(_line(e, shown, command if e is batch[0] else None, state))
+    report.checks.append(Check("replay", True, f"{len(envelopes)} events replay"))
+    _add_redecide_check(report, seed, redecided, redecide_failure, prefix)
+    _check_scores(decider, state, events, report)
+
+
+def _redecide(decider, state, command, seed, game, version, recorded) -> int | None:
+    """None when deciding the command again gives exactly the recorded events, else the version
+    of the first event that differs."""
+    try:
+        again = decider.decide(state, command, game_rng(seed, game, version))
+    except DomainError:
+        return version + 1
+    for offset, (a, b) in enumerate(zip(again, recorded), start=1):
+        if a != b:
+            return version + offset
+    return None if len(again) == len(recorded) else version + min(len(again), len(recorded)) + 1
+
+
+def _add_redecide_check(report: Report, seed, redecided: int, failure: int | None, prefix: int) -> None:
+    if seed is None:
+        report.checks.append(Check("commands_redecided", None, "needs the revealed seed"))
+    elif failure is not None:
+        report.checks.append(Check("commands_redecided", False,
+                                   f"deciding the recorded command again gives another event {failure} "
+                                   "(a changed command, event or random outcome)", failure))
+    else:
+        after = f" after the copied prefix of {prefix} events" if prefix else ""
+        report.checks.append(Check("commands_redecided", True,
+                                   f"{redecided} commands decided again{after} give exactly the recorded events "
+                                   "and random outcomes"))
+
+
+def _check_scores(decider: Decider, state, last_events: list, report: Report) -> None:
+    """The scores the events add up to are the scores the game announced at its end."""
+    outcome = decider.outcome(state) if decider.is_terminal(state) else None
+    announced = next((e.scores for e in reversed(last_events) if hasattr(e, "scores")), None)
+    if outcome is None:
+        report.checks.append(Check("final_scores", None, "the game has not ended"))
+    elif announced != outcome["scores"]:
+        report.checks.append(Check("final_scores", False, f"the events add up to {outcome['scores']}, "
+                                   f"but the game announced {announced}", report.events))
+    else:
+        report.checks.append(Check("final_scores", True, f"scores {outcome['scores']}, winners {outcome['winners']}"))
+
+
+def _line(e: Envelope, event, command, state) -> str:
+    who = f"seat {e.seat}" if e.seat is not None else "the game"
+    did = f"{who} {e.command}: " if command is not None else "  "
+    fields = {k: v for k, v in msgspec.structs.asdict(event).items() if v not in ([], {}, None, "")}
+    scores = [seat.score for seat in state.seats] if state is not None and hasattr(state, "seats") else []
+    return f"v{e.version:<5} {did}{e.type} {fields}  scores {scores}"
