@@ -15,7 +15,7 @@ import msgspec
 
 from domain.kernel import Decider, DomainError, fold
 from domain.pantheon import PANTHEON
-from domain.rng import SeededRng, commitment
+from domain.rng import commitment, game_rng
 
 from .codec import JSON, Envelope, seal
 from .store import EventStore, VersionConflict
@@ -44,6 +44,7 @@ class Created:
     game: str
     admin_token: str
     version: int
+    commitment: str = ""
 
 
 @dataclass
@@ -83,7 +84,9 @@ class GameService:
         facts = {"commitment": meta["commitment"], "engine": ENGINE_VERSION}
         envelopes = self._envelopes(game, 0, "", events, command, None, None, facts=facts)
         appended = await self.store.append(game, 0, envelopes, meta=meta)
-        return Created(game=game, admin_token=admin, version=appended.version)
+        # The lobby index is not in the game's hash slot, so it is written after the append.
+        await self.store.redis.zadd(self.lobby_key, {game: meta["created_at"]})
+        return Created(game=game, admin_token=admin, version=appended.version, commitment=meta["commitment"])
 
     async def claim(self, game: str, seat: int) -> str:
         """A new seat token for an unclaimed human seat (shown once, stored hashed)."""
@@ -107,6 +110,9 @@ class GameService:
         command = self._command(decider, raw_command)
         if getattr(command, "seat", seat) != seat:
             raise ServiceError(403, "wrong_seat", f"Your token is for seat {seat}; the command names seat {command.seat}.")
+        if idempotency_key and (prior := await self._prior_outcome(game, idempotency_key)):
+            # A retry after success: the state has moved on, so deciding again would refuse it.
+            return Submitted(version=prior["version"], first=prior["first"], duplicate=True)
         for _ in range(5):
             version, state, last_hash = await self._current(game, decider)
             if expected_version is not None and expected_version != version:
@@ -154,7 +160,19 @@ class GameService:
     async def meta(self, game: str) -> dict[str, bytes]:
         return await self._meta(game)
 
+    @property
+    def lobby_key(self) -> str:
+        return f"{self.store.prefix}:lobby"
+
+    async def lobby(self, limit: int) -> list[str]:
+        """The ids of the newest games, newest first."""
+        return [g.decode() for g in await self.store.redis.zrevrange(self.lobby_key, 0, limit - 1)]
+
     # --- helpers --------------------------------------------------------------------------
+    async def _prior_outcome(self, game: str, key: str) -> dict | None:
+        prior = await self.store.redis.hget(self.store.keys(game).idempotency, key)
+        return None if prior is None else msgspec.json.decode(prior)
+
     def _public_envelope(self, decider: Decider, e: Envelope, viewer: int | None) -> dict:
         event = decider.redact(self._event(decider, e), viewer)
         return {"version": e.version, "type": e.type, "recorded_at": e.recorded_at,
@@ -175,7 +193,7 @@ class GameService:
 
     @staticmethod
     def _decide(decider: Decider, state: Any, command: Any, seed: bytes, game: str, version: int) -> list:
-        return decider.decide(state, command, SeededRng(seed, f"{game}|{version}".encode()))
+        return decider.decide(state, command, game_rng(seed, game, version))
 
     @staticmethod
     def _event(decider: Decider, e: Envelope):

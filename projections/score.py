@@ -1,0 +1,109 @@
+"""The score projection: each seat's total, where every point came from, and the scores over time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+
+from domain.pantheon import events as ev
+
+
+class SeatScore(msgspec.Struct, kw_only=True):
+    """One seat's points by source; `gods_by_epoch[i]` holds the gods tiles' points of epoch i + 1."""
+
+    total: int = 0
+    gods_by_epoch: list[int] = msgspec.field(default_factory=list)
+    gods_by_source: dict[str, int] = msgspec.field(default_factory=dict)
+    phase_end: int = 0
+    scorings: list[dict] = msgspec.field(default_factory=list)
+
+
+class ScoreModel(msgspec.Struct, kw_only=True):
+    version: int = 0
+    epoch: int = 0
+    seats: list[SeatScore] = msgspec.field(default_factory=list)
+    # (version, every seat's score) each time a score changed, from version 1
+    timeline: list[tuple[int, list[int]]] = msgspec.field(default_factory=list)
+    winners: list[int] = msgspec.field(default_factory=list)
+    finished: bool = False
+
+
+def _created(m: ScoreModel, e: ev.GameCreated) -> None:
+    m.seats = [SeatScore() for _ in range(e.options.players)]
+
+
+def _nation(m: ScoreModel, e: ev.NationRevealed) -> None:
+    m.epoch = e.epoch
+    for seat in m.seats:
+        seat.gods_by_epoch += [0] * (e.epoch - len(seat.gods_by_epoch))
+
+
+def _god(m: ScoreModel, e: ev.GodGained) -> None:
+    seat = m.seats[e.seat]
+    epoch = max(m.epoch, 1)
+    seat.gods_by_epoch += [0] * (epoch - len(seat.gods_by_epoch))
+    seat.gods_by_epoch[epoch - 1] += e.points
+    seat.gods_by_source[e.source] = seat.gods_by_source.get(e.source, 0) + e.points
+    seat.total += e.points
+
+
+def _phase_end(m: ScoreModel, e: ev.TurnPhaseEnded) -> None:
+    m.seats[e.seat].phase_end += e.points
+    m.seats[e.seat].total += e.points
+
+
+def _scored(m: ScoreModel, e: ev.Scored) -> None:
+    for seat, row in zip(m.seats, e.rows):
+        seat.scorings.append({"epoch": e.epoch, "half_gods": row.half_gods, "columns": row.columns,
+                              "pietalte": row.pietalte, "total": row.total})
+        seat.total += row.total
+
+
+def _ended(m: ScoreModel, e: ev.GameEnded) -> None:
+    m.winners, m.finished = list(e.winners), True
+
+
+_HANDLERS = {ev.GameCreated: _created, ev.NationRevealed: _nation, ev.GodGained: _god,
+             ev.TurnPhaseEnded: _phase_end, ev.Scored: _scored, ev.GameEnded: _ended}
+
+
+def _seat_view(i: int, s: SeatScore) -> dict:
+    return {
+        "seat": i, "total": s.total, "gods": sum(s.gods_by_epoch), "gods_by_epoch": list(s.gods_by_epoch),
+        "gods_by_source": dict(sorted(s.gods_by_source.items())), "phase_end": s.phase_end,
+        "half_gods": sum(r["half_gods"] for r in s.scorings), "columns": sum(r["columns"] for r in s.scorings),
+        "pietalte": sum(r["pietalte"] for r in s.scorings), "scorings": [dict(r) for r in s.scorings],
+    }
+
+
+@dataclass(frozen=True)
+class ScoreProjection:
+    name: str = "score"
+    version: int = 1
+
+    def initial(self) -> ScoreModel:
+        return ScoreModel()
+
+    def apply(self, model: ScoreModel, version: int, event: object) -> ScoreModel:
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(model, event)
+            scores = [s.total for s in model.seats]
+            if not model.timeline or model.timeline[-1][1] != scores:
+                model.timeline.append((version, scores))
+        model.version = version
+        return model
+
+    def seats(self, model: ScoreModel) -> list[int]:
+        return []
+
+    def view(self, model: ScoreModel, seat: int | None = None) -> dict:
+        """Totals and breakdowns; `timeline` lists the scores at each version where one changed
+        and at the last version: the scores after event v are those of the last entry at or before v."""
+        timeline = [{"version": v, "scores": list(s)} for v, s in model.timeline]
+        if timeline and timeline[-1]["version"] < model.version:
+            timeline.append({"version": model.version, "scores": list(model.timeline[-1][1])})
+        return {"version": model.version, "epoch": model.epoch, "finished": model.finished,
+                "winners": list(model.winners), "seats": [_seat_view(i, s) for i, s in enumerate(model.seats)],
+                "timeline": timeline}

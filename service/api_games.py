@@ -1,0 +1,89 @@
+"""Games: create one, list the lobby, read a game's status, claim a seat."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import JSONBody, PathParameter, QueryParameter
+
+from .api_auth import GameIdParam, provide_service
+from .api_models import (
+    AiSeat, Awaiting, CreateGameRequest, GameCreatedResponse, GameDetail, GameSummary, SeatClaimed, SeatInfo,
+)
+from .api_problems import problems
+from .games import DECIDERS, GameService, SeatSpec, ServiceError
+
+SeatParam = Annotated[int, PathParameter(ge=0, le=15, description="The seat's index (0 for the first seat).")]
+
+
+def _seat_spec(seat: object) -> SeatSpec:
+    return SeatSpec(type="ai", level=seat.level) if isinstance(seat, AiSeat) else SeatSpec(type="human")
+
+
+async def game_detail(service: GameService, game: str) -> GameDetail:
+    """The game's status from its metadata and its current state (a fold of its events)."""
+    meta = await service.meta(game)
+    decider = DECIDERS[meta["kind"].decode()]
+    version, state = await service.state_at(game)
+    specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
+    seats = [SeatInfo(seat=i, type="ai" if s.type == "ai" else "human", level=s.level,
+                      claimed=s.type == "ai" or f"seat:{i}" in meta) for i, s in enumerate(specs)]
+    open_seats = [s.seat for s in seats if not s.claimed]
+    finished = decider.is_terminal(state)
+    awaited = decider.awaited(state)
+    return GameDetail(
+        game=game, kind=meta["kind"].decode(), players=len(seats), version=version, open_seats=open_seats,
+        status="finished" if finished else "open" if open_seats else "playing",
+        created_at=int(meta.get("created_at", b"0")), seats=seats,
+        options=msgspec.to_builtins(getattr(state, "options", None)) or {},
+        awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
+        finished=finished, outcome=decider.outcome(state) if finished else None,
+        commitment=meta["commitment"].decode(), seed=meta["seed"].decode() if finished else None,
+    )
+
+
+class GamesController(Controller):
+    """Create games, list the lobby, read a game's status, claim seats."""
+
+    path = "/games"
+    tags = ["games"]
+    dependencies = {"service": Provide(provide_service, sync_to_thread=False)}
+
+    @post("/", operation_id="create_game", status_code=201, summary="Create a game",
+          responses=problems(400, 413, 422))
+    async def create_game(self, data: JSONBody[CreateGameRequest], service: NamedDependency[GameService]) -> GameCreatedResponse:
+        """A new game with these seats; the admin token in the answer is shown only this once."""
+        options = msgspec.to_builtins(data.options)
+        created = await service.create(data.kind, options, [_seat_spec(s) for s in data.seats])
+        return GameCreatedResponse(game=created.game, admin_token=created.admin_token, version=created.version,
+                                   commitment=created.commitment)
+
+    @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))
+    async def list_games(
+        self, service: NamedDependency[GameService],
+        limit: Annotated[int, QueryParameter(ge=1, le=200, description="At most this many games, newest first.")] = 50,
+    ) -> list[GameSummary]:
+        """The newest games with their status and open seats."""
+        summaries = []
+        for game in await service.lobby(limit):
+            try:
+                detail = await game_detail(service, game)
+            except ServiceError:  # deleted since it was listed
+                continue
+            summaries.append(GameSummary(**{f: getattr(detail, f) for f in GameSummary.__struct_fields__}))
+        return summaries
+
+    @get("/{game_id:str}", operation_id="get_game", status_code=200, summary="Read a game's status",
+         responses=problems(400, 404))
+    async def get_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> GameDetail:
+        """Status, version, the awaited seat and decision, seats, options; outcome and seed once finished."""
+        return await game_detail(service, game_id)
+
+    @post("/{game_id:str}/seats/{seat:int}/claim", operation_id="claim_seat", status_code=201,
+          summary="Claim a seat", responses=problems(400, 404, 409))
+    async def claim_seat(self, game_id: GameIdParam, seat: SeatParam, service: NamedDependency[GameService]) -> SeatClaimed:
+        """The seat's token, shown only this once (it is stored hashed). 409 when taken or played by an AI."""
+        return SeatClaimed(seat=seat, token=await service.claim(game_id, seat))

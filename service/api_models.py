@@ -1,0 +1,142 @@
+"""Request and response bodies of the HTTP API (msgspec Structs, documented in the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+from domain.pantheon.commands import Options
+
+MAX_VERSION = 2**31 - 1  # keeps stream ids and counters in Redis' range; no game gets near it
+
+# The game options a creator chooses: the domain's options without `players` (the seats decide it).
+GameOptions = msgspec.defstruct(
+    "GameOptions",
+    [(f.name, f.type, f.default) for f in msgspec.structs.fields(Options) if f.name != "players"],
+    kw_only=True, frozen=True, forbid_unknown_fields=True, module=__name__,
+)
+
+
+class HumanSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="human"):
+    """A seat for a person, who claims it to get its seat token."""
+
+
+class AiSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="ai"):
+    """A seat played by the server's AI at some strength."""
+
+    level: Literal["random", "greedy", "strong"] = "random"
+
+
+class CreateGameRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A new game: its kind, options and seats (2 to 4; the number of seats is the number of players)."""
+
+    kind: Literal["pantheon"] = "pantheon"
+    options: GameOptions = GameOptions()  # type: ignore[valid-type]
+    seats: Annotated[list[HumanSeat | AiSeat], Meta(min_length=2, max_length=4)]
+
+
+class GameCreatedResponse(Struct, frozen=True, kw_only=True):
+    """The new game; `admin_token` is shown only this once."""
+
+    game: str
+    admin_token: str
+    version: int
+    commitment: str  # sha256 of the secret seed, revealed when the game ends
+
+
+class SeatClaimed(Struct, frozen=True, kw_only=True):
+    """A seat token, shown only this once: send it as `Authorization: Bearer <token>`."""
+
+    seat: int
+    token: str
+
+
+class CommandAccepted(Struct, frozen=True, kw_only=True):
+    """The command's events are versions `first` to `version`."""
+
+    version: int
+    first: int
+
+
+class Awaiting(Struct, frozen=True, kw_only=True):
+    """The seat the game waits for, and the kind of decision it must make."""
+
+    seat: int
+    decision: str
+
+
+class SeatInfo(Struct, frozen=True, kw_only=True):
+    seat: int
+    type: Literal["human", "ai"]
+    level: str | None
+    claimed: bool
+
+
+class GameSummary(Struct, frozen=True, kw_only=True):
+    """One game in the lobby."""
+
+    game: str
+    kind: str
+    players: int
+    status: Literal["open", "playing", "finished"]  # open: a human seat is still unclaimed
+    version: int
+    open_seats: list[int]
+    created_at: int  # milliseconds since the epoch
+
+
+class GameDetail(GameSummary, frozen=True, kw_only=True):
+    """A game's status: who is awaited for what, its seats, and the outcome once finished."""
+
+    seats: list[SeatInfo]
+    options: dict[str, Any]
+    awaiting: Awaiting | None
+    finished: bool
+    outcome: dict[str, Any] | None
+    commitment: str
+    seed: str | None  # revealed when the game ends, so anyone can audit it
+
+
+EVENT_OUT_REF = {"$ref": "#/components/schemas/EventOut"}
+
+
+class EventOut(Struct, frozen=True, kw_only=True):
+    """One event as the caller may see it: the envelope and the redacted domain event."""
+
+    version: int
+    type: str
+    recorded_at: int
+    seat: int | None
+    command: str | None
+    payload: dict[str, Any]
+    hash: str | None  # the hash chain, shown once the game is finished (it would give away hidden draws)
+
+
+class StreamMessage(Struct, frozen=True, kw_only=True):
+    """One Server-Sent Event of stream_events (documentation only: the stream is text/event-stream)."""
+
+    id: Annotated[str, Meta(pattern="^[0-9]+$", description="The event's version; send it back as Last-Event-ID.")]
+    event: Literal["message"] = "message"
+    data: Annotated[str, Meta(description="The event, as list_events gives it, in JSON.", extra_json_schema={
+        "extra": {"content_media_type": "application/json", "content_schema": EVENT_OUT_REF}})]
+
+
+class View(Struct, frozen=True, kw_only=True):
+    """A view of the game at `version`: public, or with the caller's seat's private part (`you`)."""
+
+    version: int
+    seat: int | None
+    view: dict[str, Any]
+
+
+class LegalOptions(Struct, frozen=True, kw_only=True):
+    """What the caller's seat may do now (`awaited` is false when the game waits for another seat)."""
+
+    version: int
+    seat: int
+    options: dict[str, Any]
+
+
+class Health(Struct, frozen=True, kw_only=True):
+    status: Literal["ok"]

@@ -1,0 +1,115 @@
+"""Helpers for the HTTP API tests: an app on the test's Redis, a referee, games played over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from contextlib import asynccontextmanager
+
+import msgspec
+import httpx
+from redis.asyncio import Redis
+
+from domain.pantheon.random_play import random_command
+from service.api import create_app
+from service.games import GameService
+from service.store import EventStore
+
+PARTITIONS = 4
+
+
+@asynccontextmanager
+async def serve(app):
+    """An HTTP client of `app`, started and run on this event loop, so that requests can overlap.
+
+    The app's lifespan runs in a task of its own: anyio wants it entered and left in one task,
+    which pytest-asyncio's fixture setup and teardown are not."""
+    started, stop = asyncio.Event(), asyncio.Event()
+
+    async def lifespan():
+        async with app.lifespan():
+            started.set()
+            await stop.wait()
+
+    task = asyncio.create_task(lifespan())
+    await asyncio.wait([task, asyncio.create_task(started.wait())], return_when=asyncio.FIRST_COMPLETED)
+    if task.done():
+        task.result()  # startup failed: raise its error
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as client:
+            yield client
+    finally:
+        stop.set()
+        await task
+
+
+def api_client(redis_url: str, prefix: str, **options):
+    """A client of an app on this Redis and key prefix."""
+    return serve(create_app(redis_url, prefix, PARTITIONS, **options))
+
+
+@asynccontextmanager
+async def referee_service(redis_url: str, prefix: str):
+    """The test's own service on the same keys: it reads the whole state only to pick legal
+    commands for the random player, as a referee would; everything under test goes over HTTP."""
+    redis = Redis.from_url(redis_url)
+    try:
+        yield GameService(EventStore(redis, prefix=prefix, partitions=PARTITIONS))
+    finally:
+        await redis.aclose()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def new_game(client, seats=("human", "human")) -> tuple[str, str, list[str]]:
+    """Create a game and claim its human seats: (game, admin token, seat tokens by seat)."""
+    body = {"seats": [{"type": s} for s in seats]}
+    created = await client.post("/games", json=body)
+    assert created.status_code == 201, created.text
+    game = created.json()["game"]
+    tokens = []
+    for seat, kind in enumerate(seats):
+        if kind == "human":
+            claimed = await client.post(f"/games/{game}/seats/{seat}/claim")
+            assert claimed.status_code == 201, claimed.text
+            tokens.append(claimed.json()["token"])
+    return game, created.json()["admin_token"], tokens
+
+
+async def next_command(client, referee: GameService, game: str, rnd: random.Random) -> tuple[int, dict, int] | None:
+    """(awaited seat, a random legal command for it, current version), or None once finished."""
+    detail = (await client.get(f"/games/{game}")).json()
+    if detail["finished"]:
+        return None
+    seat = detail["awaiting"]["seat"]
+    _, state = await referee.state_at(game)
+    return seat, msgspec.to_builtins(random_command(state, seat, rnd)), detail["version"]
+
+
+async def play(client, referee: GameService, game: str, tokens: list[str], seed: int = 1,
+               max_commands: int | None = None) -> int:
+    """Play random legal commands over HTTP, each with its seat's token, until the end (or
+    `max_commands`); every one must be accepted. Returns how many were played."""
+    rnd, played = random.Random(seed), 0
+    while max_commands is None or played < max_commands:
+        step = await next_command(client, referee, game, rnd)
+        if step is None:
+            break
+        seat, command, version = step
+        answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]),
+                                   params={"expected_version": version})
+        assert answer.status_code == 201, answer.text
+        played += 1
+    return played
+
+
+def sse_events(text: str) -> list[tuple[int, dict]]:
+    """(id, decoded data) of each event in a Server-Sent Events body; comments are skipped."""
+    out = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if line and not line.startswith(":"))
+        if "data" in fields:
+            out.append((int(fields["id"]), msgspec.json.decode(fields["data"])))
+    return out
