@@ -53,18 +53,20 @@ class SeatClaimed(Struct, frozen=True, kw_only=True):
     token: str
 
 
-class CommandAccepted(Struct, frozen=True, kw_only=True):
-    """The command's events are versions `first` to `version`."""
-
-    version: int
-    first: int
-
-
 class Awaiting(Struct, frozen=True, kw_only=True):
     """The seat the game waits for, and the kind of decision it must make."""
 
     seat: int
     decision: str
+
+
+class CommandAccepted(Struct, frozen=True, kw_only=True):
+    """The command's events are versions `first` to `version`; `awaiting` is who the game waited
+    for right after them (null once the game has ended). A retried Idempotency-Key returns the same."""
+
+    version: int
+    first: int
+    awaiting: Awaiting | None = None
 
 
 class SeatInfo(Struct, frozen=True, kw_only=True):

@@ -16,7 +16,7 @@ from domain.pantheon.commands import Command
 
 from .api_auth import GameIdParam, caller_seat, decider_of, provide_metrics, provide_service, require
 from .api_metrics import Metrics
-from .api_models import MAX_VERSION, CommandAccepted, EventOut, LegalOptions, StreamMessage, View
+from .api_models import MAX_VERSION, Awaiting, CommandAccepted, EventOut, LegalOptions, StreamMessage, View
 from .api_openapi import OPTIONAL_TOKEN, SEAT_TOKEN, tagged
 from .api_problems import problems
 from .codec import JSON
@@ -88,7 +88,8 @@ class PlayController(Controller):
         with metrics.command():
             done = await service.submit(game_id, seat, data, expected_version=expected_version,
                                         idempotency_key=idempotency_key)
-        return CommandAccepted(version=done.version, first=done.first)
+        awaiting = msgspec.convert(done.awaiting, Awaiting) if done.awaiting else None
+        return CommandAccepted(version=done.version, first=done.first, awaiting=awaiting)
 
     @get("/options", operation_id="get_options", status_code=200, summary="Legal options of the caller's seat",
          security=SEAT_TOKEN, responses=problems(400, 401, 403, 404))

@@ -3,6 +3,7 @@ handlers and AI workers both go through `submit` (one write path)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -17,7 +18,7 @@ from domain.kernel import Decider, DomainError, fold
 from domain.pantheon import PANTHEON
 from domain.rng import commitment, game_rng
 
-from .codec import JSON, Envelope, seal
+from .codec import JSON, Envelope, wrap_batch
 from .store import EventStore, VersionConflict
 
 DECIDERS: dict[str, Decider] = {"pantheon": PANTHEON}
@@ -52,6 +53,7 @@ class Submitted:
     version: int
     first: int
     duplicate: bool = False
+    awaiting: dict | None = None  # who the game waits for now (not known for a duplicate)
 
 
 def token_hash(token: str) -> str:
@@ -69,6 +71,7 @@ class GameService:
     store: EventStore
     cache_size: int = 256
     _cache: OrderedDict = field(default_factory=OrderedDict)
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
 
     # --- writes ---------------------------------------------------------------------------
     async def create(self, kind: str, options: dict, seats: list[SeatSpec]) -> Created:
@@ -82,7 +85,7 @@ class GameService:
         meta = dict(kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
                     seats=JSON.encode(seats), created_at=_now_ms(), engine=ENGINE_VERSION)
         facts = {"commitment": meta["commitment"], "engine": ENGINE_VERSION}
-        envelopes = self._envelopes(game, 0, "", events, command, None, None, facts=facts)
+        envelopes = wrap_batch(game, 0, "", events, command, seat=None, recorded_at=meta["created_at"], facts=facts)
         appended = await self.store.append(game, 0, envelopes, meta=meta)
         # The lobby index is not in the game's hash slot, so it is written after the append.
         await self.store.redis.zadd(self.lobby_key, {game: meta["created_at"]})
@@ -112,34 +115,60 @@ class GameService:
             raise ServiceError(403, "wrong_seat", f"Your token is for seat {seat}; the command names seat {command.seat}.")
         if idempotency_key and (prior := await self._prior_outcome(game, idempotency_key)):
             # A retry after success: the state has moved on, so deciding again would refuse it.
-            return Submitted(version=prior["version"], first=prior["first"], duplicate=True)
+            return self._duplicate(prior)
         for _ in range(5):
-            version, state, last_hash = await self._current(game, decider)
-            if expected_version is not None and expected_version != version:
-                raise ServiceError(409, "version_conflict", f"The game is at version {version}, not {expected_version}.", current_version=version)
-            try:
-                events = self._decide(decider, state, command, seed, game, version)
-            except DomainError as error:
-                raise ServiceError(422, error.code, error.message) from None
-            envelopes = self._envelopes(game, version, last_hash, events, command, seat, idempotency_key)
-            outcome = JSON.encode({"version": version + len(events), "first": version + 1})
-            try:
-                appended = await self.store.append(game, version, envelopes, idempotency_key=idempotency_key, outcome=outcome)
-            except VersionConflict as conflict:
-                if expected_version is not None:
-                    raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.", current_version=conflict.current) from None
-                continue
-            if appended.duplicate:
-                prior = msgspec.json.decode(appended.outcome)
-                return Submitted(version=prior["version"], first=prior["first"], duplicate=True)
-            return Submitted(version=appended.version, first=version + 1)
+            async with self._lock(game):
+                done = await self._decide_and_append(game, decider, seed, command, seat, expected_version,
+                                                     idempotency_key)
+            if done is not None:
+                return done
         raise ServiceError(409, "version_conflict", "The game is too busy; try again.")
+
+    async def _decide_and_append(self, game: str, decider: Decider, seed: bytes, command: Any, seat: int,
+                                 expected_version: int | None, idempotency_key: str | None) -> Submitted | None:
+        """One attempt, holding the game's lock; None when another process appended first."""
+        version, state, last_hash = await self._current(game, decider)
+        if expected_version is not None and expected_version != version:
+            raise ServiceError(409, "version_conflict", f"The game is at version {version}, not {expected_version}.",
+                               current_version=version)
+        try:
+            events = self._decide(decider, state, command, seed, game, version)
+        except DomainError as error:
+            raise ServiceError(422, error.code, error.message) from None
+        envelopes = wrap_batch(game, version, last_hash, events, command, seat=seat, recorded_at=_now_ms(),
+                               idempotency_key=idempotency_key)
+        for event in events:  # into the cached state at once; dropped below if the append fails
+            state = decider.evolve(state, event)
+        awaited = decider.awaited(state)
+        awaiting = None if awaited is None else {"seat": awaited.seat, "decision": awaited.decision}
+        outcome = JSON.encode({"version": version + len(events), "first": version + 1, "awaiting": awaiting})
+        try:
+            appended = await self.store.append(game, version, envelopes, idempotency_key=idempotency_key, outcome=outcome)
+        except VersionConflict as conflict:
+            self._cache.pop(game, None)
+            if expected_version is not None:
+                raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.",
+                                   current_version=conflict.current) from None
+            return None
+        if appended.duplicate:
+            self._cache.pop(game, None)
+            return self._duplicate(appended.outcome)
+        self._cache[game] = (appended.version, state, envelopes[-1].hash)
+        if decider.is_terminal(state):
+            await self.store.set_meta(game, finished=1)  # the seed may now be revealed
+        return Submitted(version=appended.version, first=version + 1, awaiting=awaiting)
+
+    @staticmethod
+    def _duplicate(outcome: bytes) -> Submitted:
+        prior = msgspec.json.decode(outcome)
+        return Submitted(version=prior["version"], first=prior["first"], duplicate=True, awaiting=prior.get("awaiting"))
 
     # --- reads ----------------------------------------------------------------------------
     async def state_at(self, game: str, at: int | None = None) -> tuple[int, Any]:
         decider = DECIDERS[(await self._meta(game))["kind"].decode()]
         if at is None:
-            version, state, _ = await self._current(game, decider)
+            async with self._lock(game):
+                version, state, _ = await self._current(game, decider)
             return version, state
         envelopes = await self.store.read(game, 0, at)
         events = [self._event(decider, e) for e in envelopes]
@@ -169,9 +198,8 @@ class GameService:
         return [g.decode() for g in await self.store.redis.zrevrange(self.lobby_key, 0, limit - 1)]
 
     # --- helpers --------------------------------------------------------------------------
-    async def _prior_outcome(self, game: str, key: str) -> dict | None:
-        prior = await self.store.redis.hget(self.store.keys(game).idempotency, key)
-        return None if prior is None else msgspec.json.decode(prior)
+    async def _prior_outcome(self, game: str, key: str) -> bytes | None:
+        return await self.store.redis.hget(self.store.keys(game).idempotency, key)
 
     def _public_envelope(self, decider: Decider, e: Envelope, viewer: int | None) -> dict:
         event = decider.redact(self._event(decider, e), viewer)
@@ -199,33 +227,23 @@ class GameService:
     def _event(decider: Decider, e: Envelope):
         return _decoder(decider).decode(e.payload)
 
-    def _envelopes(self, game: str, version: int, prev: str, events: list, command: Any, seat: int | None,
-                   idempotency_key: str | None, facts: dict[str, str] | None = None) -> list[Envelope]:
-        out, now = [], _now_ms()
-        command_type = type(command).__struct_config__.tag
-        cause = _ENCODER.encode(command)
-        prev = prev or "0" * 64
-        for i, event in enumerate(events, start=1):
-            first = i == 1
-            e = seal(Envelope(game=game, version=version + i, type=type(event).__struct_config__.tag, schema=1,
-                              payload=msgspec.Raw(_ENCODER.encode(event)), recorded_at=now,
-                              command=command_type, seat=seat, idempotency_key=idempotency_key,
-                              cause=cause if first else None, facts=facts if first else None, prev_hash=prev))
-            out.append(e)
-            prev = e.hash
-        return out
+    def _lock(self, game: str) -> asyncio.Lock:
+        """One lock per game in this process: the cached state is changed only while holding it."""
+        return self._locks.setdefault(game, asyncio.Lock())
 
     async def _current(self, game: str, decider: Decider) -> tuple[int, Any, str]:
-        """The latest state, from the cache caught up with the stream."""
-        cached = self._cache.pop(game, None)
-        version, state, last_hash = cached if cached else (0, None, "")
-        envelopes = await self.store.read(game, version)
-        for e in envelopes:
+        """The latest state (hold the game's lock): the cached fold caught up with the stream.
+
+        Callers use the state at once, without awaiting anything, or copy what they need."""
+        version, state, last_hash = self._cache.pop(game, None) or (0, None, "")
+        for e in await self.store.read(game, version):
             state = decider.evolve(state, self._event(decider, e))
             version, last_hash = e.version, e.hash
         self._cache[game] = (version, state, last_hash)
         while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+            evicted, _ = self._cache.popitem(last=False)
+            if evicted in self._locks and not self._locks[evicted].locked():
+                del self._locks[evicted]
         return version, state, last_hash
 
 

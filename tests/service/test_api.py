@@ -128,7 +128,9 @@ async def test_a_retried_idempotency_key_returns_the_same_response_and_appends_n
     retried = await client.post(f"/games/{game}/commands", json=command, headers=headers)
 
     assert first.status_code == retried.status_code == 201
-    assert first.json() == retried.json() == {"version": after_first, "first": version + 1}
+    assert first.json() == retried.json()
+    assert {k: first.json()[k] for k in ("version", "first")} == {"version": after_first, "first": version + 1}
+    assert first.json()["awaiting"] == (await client.get(f"/games/{game}")).json()["awaiting"]
     assert await version_of(client, game) == after_first
 
 
