@@ -15,6 +15,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from domain.pantheon.commands import Command
 
 from .api_auth import GameIdParam, caller_seat, decider_of, provide_metrics, provide_service, require
+from .api_views import AtParam, MinVersionParam, projected
 from .api_metrics import Metrics
 from .api_models import MAX_VERSION, Awaiting, CommandAccepted, EventOut, LegalOptions, StreamMessage, View
 from .api_openapi import OPTIONAL_TOKEN, SEAT_TOKEN, tagged
@@ -104,16 +105,26 @@ class PlayController(Controller):
          security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
     async def get_view(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
-        at: Annotated[int | None, QueryParameter(ge=1, le=MAX_VERSION, description="The view at this version (replay).")] = None,
+        at: AtParam = None, min_version: MinVersionParam = 0,
     ) -> View:
         """Without a token (or with the admin token), what every spectator sees; with a seat token, that
-        seat's view (the public view plus its hand and half-god values)."""
+        seat's view (the public view plus its hand and half-god values). Served from the read model;
+        `version` says which version it shows."""
         seat = await caller_seat(service, game_id, request, required=False)
-        decider = await decider_of(service, game_id)
-        version, state = await service.state_at(game_id, at)
-        require(at is None or version == at, 404, "unknown_version", f"The game has no version {at} yet.")
-        view = decider.public_view(state) if seat is None else decider.seat_view(state, seat)
+        version, view = await projected(service, game_id, "board", seat, at, min_version)
         return View(version=version, seat=seat, view=view)
+
+    @get("/score", operation_id="get_score", status_code=200, summary="Scores: totals, breakdown by source, timeline",
+         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+    async def get_score(
+        self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
+        at: AtParam = None, min_version: MinVersionParam = 0,
+    ) -> View:
+        """Per seat: the total and where it came from (gods by epoch, phase ends, each scoring's half gods,
+        columns and Pietalte), and every seat's score after every event that changed one."""
+        await caller_seat(service, game_id, request, required=False)
+        version, view = await projected(service, game_id, "score", None, at, min_version)
+        return View(version=version, seat=None, view=view)
 
     @get("/events", operation_id="list_events", status_code=200, summary="Events after a version",
          security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))

