@@ -45,7 +45,7 @@ async def caller_seat(service: GameService, game: str, request: Request, *, requ
     if token is None:
         if required:
             raise ServiceError(401, "missing_token", "This needs your seat token: Authorization: Bearer <token>.")
-        await service.meta(game)  # 404 for an unknown game
+        await service.kind(game)  # 404 for an unknown game
         return None
     seat = await service.seat_of(game, token)
     if seat is not None:
@@ -57,7 +57,7 @@ async def caller_seat(service: GameService, game: str, request: Request, *, requ
 
 
 async def decider_of(service: GameService, game: str) -> Decider:
-    return DECIDERS[(await service.meta(game))["kind"].decode()]
+    return DECIDERS[await service.kind(game)]
 
 
 def require(condition: Any, status: int, code: str, message: str) -> None:

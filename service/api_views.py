@@ -26,7 +26,7 @@ MinVersionParam = Annotated[int, QueryParameter(
 async def projected(service: GameService, game: str, name: str, seat: int | None, at: int | None,
                     min_version: int) -> tuple[int, dict]:
     """(version, view): the stored read model if it is recent enough, else folded now."""
-    await service.meta(game)  # 404 for an unknown game
+    await service.kind(game)  # 404 for an unknown game
     try:
         if at is not None:
             version, body = await view_at(service.store, game, name, seat, at)

@@ -72,6 +72,8 @@ class GameService:
     cache_size: int = 256
     _cache: OrderedDict = field(default_factory=OrderedDict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    _fixed_meta: OrderedDict = field(default_factory=OrderedDict)
+    _tokens: OrderedDict = field(default_factory=OrderedDict)
 
     # --- writes ---------------------------------------------------------------------------
     async def create(self, kind: str, options: dict, seats: list[SeatSpec]) -> Created:
@@ -108,7 +110,7 @@ class GameService:
     async def submit(self, game: str, seat: int, raw_command: Any, *, expected_version: int | None = None,
                      idempotency_key: str | None = None) -> Submitted:
         """Decide a seat's command against the current state and append its events."""
-        meta = await self._meta(game)
+        meta = await self._fixed(game)
         decider, seed = DECIDERS[meta["kind"].decode()], bytes.fromhex(meta["seed"].decode())
         command = self._command(decider, raw_command)
         if getattr(command, "seat", seat) != seat:
@@ -126,8 +128,11 @@ class GameService:
 
     async def _decide_and_append(self, game: str, decider: Decider, seed: bytes, command: Any, seat: int,
                                  expected_version: int | None, idempotency_key: str | None) -> Submitted | None:
-        """One attempt, holding the game's lock; None when another process appended first."""
-        version, state, last_hash = await self._current(game, decider)
+        """One attempt, holding the game's lock; None when another process appended first.
+
+        It decides on the cached state without asking Redis for newer events: if another process
+        has appended meanwhile, the append's version check refuses it and the next attempt reads."""
+        version, state, last_hash = await self._current(game, decider, refresh=False)
         if expected_version is not None and expected_version != version:
             raise ServiceError(409, "version_conflict", f"The game is at version {version}, not {expected_version}.",
                                current_version=version)
@@ -165,7 +170,7 @@ class GameService:
 
     # --- reads ----------------------------------------------------------------------------
     async def state_at(self, game: str, at: int | None = None) -> tuple[int, Any]:
-        decider = DECIDERS[(await self._meta(game))["kind"].decode()]
+        decider = DECIDERS[await self.kind(game)]
         if at is None:
             async with self._lock(game):
                 version, state, _ = await self._current(game, decider)
@@ -175,14 +180,27 @@ class GameService:
         return len(events), fold(decider, events)
 
     async def seat_of(self, game: str, token: str) -> int | None:
-        value = (await self._meta(game)).get(f"token:{token_hash(token)}")
-        return None if value is None else int(value)
+        """The seat a token is for (None if it is not a seat token of this game)."""
+        await self._fixed(game)
+        key = (game, token_hash(token))
+        if key not in self._tokens:  # a claimed seat's token never changes: remember it
+            value = await self.store.redis.hget(self.store.keys(game).meta, f"token:{key[1]}")
+            if value is None:
+                return None
+            self._tokens[key] = int(value)
+            while len(self._tokens) > 8 * self.cache_size:
+                self._tokens.popitem(last=False)
+        return self._tokens[key]
 
     async def is_admin(self, game: str, token: str) -> bool:
-        return (await self._meta(game)).get("admin", b"").decode() == token_hash(token)
+        return (await self._fixed(game)).get("admin", b"").decode() == token_hash(token)
+
+    async def kind(self, game: str) -> str:
+        """The game's kind; a 404 ServiceError for an unknown game."""
+        return (await self._fixed(game))["kind"].decode()
 
     async def events(self, game: str, after: int, viewer: int | None) -> list[dict]:
-        decider = DECIDERS[(await self._meta(game))["kind"].decode()]
+        decider = DECIDERS[await self.kind(game)]
         envelopes = await self.store.read(game, after)
         return [self._public_envelope(decider, e, viewer) for e in envelopes]
 
@@ -212,6 +230,18 @@ class GameService:
             raise ServiceError(404, "unknown_game", f"There is no game {game!r}.")
         return meta
 
+    async def _fixed(self, game: str) -> dict[str, bytes]:
+        """The game's metadata that never changes after creation (kind, seed, seats, admin, …),
+        read from Redis once per process."""
+        fixed = self._fixed_meta.get(game)
+        if fixed is None:
+            meta = await self._meta(game)
+            fixed = {k: v for k, v in meta.items() if k in _FIXED_FIELDS}
+            self._fixed_meta[game] = fixed
+            while len(self._fixed_meta) > 8 * self.cache_size:
+                self._fixed_meta.popitem(last=False)
+        return fixed
+
     @staticmethod
     def _command(decider: Decider, raw: Any):
         try:
@@ -231,14 +261,17 @@ class GameService:
         """One lock per game in this process: the cached state is changed only while holding it."""
         return self._locks.setdefault(game, asyncio.Lock())
 
-    async def _current(self, game: str, decider: Decider) -> tuple[int, Any, str]:
-        """The latest state (hold the game's lock): the cached fold caught up with the stream.
+    async def _current(self, game: str, decider: Decider, *, refresh: bool = True) -> tuple[int, Any, str]:
+        """The latest state (hold the game's lock): the cached fold caught up with the stream
+        (without `refresh`, a cached fold as it is).
 
         Callers use the state at once, without awaiting anything, or copy what they need."""
-        version, state, last_hash = self._cache.pop(game, None) or (0, None, "")
-        for e in await self.store.read(game, version):
-            state = decider.evolve(state, self._event(decider, e))
-            version, last_hash = e.version, e.hash
+        cached = self._cache.pop(game, None)
+        version, state, last_hash = cached or (0, None, "")
+        if refresh or cached is None:
+            for e in await self.store.read(game, version):
+                state = decider.evolve(state, self._event(decider, e))
+                version, last_hash = e.version, e.hash
         self._cache[game] = (version, state, last_hash)
         while len(self._cache) > self.cache_size:
             evicted, _ = self._cache.popitem(last=False)
@@ -247,6 +280,7 @@ class GameService:
         return version, state, last_hash
 
 
+_FIXED_FIELDS = frozenset({"kind", "seed", "commitment", "admin", "seats", "created_at", "engine", "lineage"})
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODERS: dict[int, msgspec.msgpack.Decoder] = {}
 

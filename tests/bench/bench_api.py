@@ -1,6 +1,8 @@
 """API benchmark (not a test): command throughput of the real API against a bare Litestar
-endpoint doing one XADD (same machine, same client, same run), and command latency p50/p99 with
-100 games played concurrently. Servers run as subprocesses against a private redis-server.
+endpoint doing one XADD (same machine, same client, same run, both saturated by 100 concurrent
+loops), and command latency p50/p99 with 100 games played concurrently at a human-like pace (each
+game waits `--think` seconds between commands). Servers run as subprocesses against a private
+redis-server; the client shares the 2 cores with them.
 
     .venv/bin/python -m tests.bench.bench_api [--games 100] [--seconds 15]
 """
@@ -109,7 +111,8 @@ def _command(awaiting: dict, options: dict | None) -> dict:
     return {"type": "pass", "seat": seat}
 
 
-async def game_latencies(port: int, games: int, seconds: float) -> tuple[list[float], float]:
+async def game_latencies(port: int, games: int, seconds: float, think: float = 0.0) -> tuple[list[float], float]:
+    """Latencies of every command, and commands per second over the run."""
     limits = httpx.Limits(max_connections=games)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=30) as c:
         async def setup(i: int):
@@ -123,21 +126,24 @@ async def game_latencies(port: int, games: int, seconds: float) -> tuple[list[fl
         deadline = time.perf_counter() + seconds
 
         async def play(game: str, tokens: list[str]) -> None:
-            while time.perf_counter() < deadline:
-                awaiting = (await c.get(f"/games/{game}")).json()["awaiting"]
+            awaiting = (await c.get(f"/games/{game}")).json()["awaiting"]
+            while time.perf_counter() < deadline and awaiting:
                 auth = {"Authorization": f"Bearer {tokens[awaiting['seat']]}"}
                 options = None
-                if awaiting["decision"] not in ("action", "draw"):
+                if awaiting["decision"] not in ("action", "draw"):  # rare: the start of the game
                     options = (await c.get(f"/games/{game}/options", headers=auth)).json()
                 body = _command(awaiting, options)
                 start = time.perf_counter()
                 r = await c.post(f"/games/{game}/commands", json=body, headers=auth)
                 latencies.append(time.perf_counter() - start)
                 r.raise_for_status()
+                awaiting = r.json()["awaiting"]
+                if think:
+                    await asyncio.sleep(think)
 
         start = time.perf_counter()
         await asyncio.gather(*(play(g, t) for g, t in tables))
-        return latencies, time.perf_counter() - start
+        return latencies, len(latencies) / (time.perf_counter() - start)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -148,14 +154,22 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--think", type=float, default=0.5, help="seconds each game waits between commands "
+                        "in the latency phase (100 games at 0.5 s offer about 200 commands/s)")
     args = parser.parse_args()
     with Servers() as s:
+        bare_one = asyncio.run(bare_rate(s.bare_port, 1, args.seconds / 3))
+        _, commands_one = asyncio.run(game_latencies(s.api_port, 1, args.seconds / 3))
         bare = asyncio.run(bare_rate(s.bare_port, args.games, args.seconds))
-        latencies, elapsed = asyncio.run(game_latencies(s.api_port, args.games, args.seconds))
-    commands = len(latencies) / elapsed
+        saturated, commands = asyncio.run(game_latencies(s.api_port, args.games, args.seconds))
+        latencies, _ = asyncio.run(game_latencies(s.api_port, args.games, args.seconds, think=args.think))
     print(json.dumps({
+        "one_client_bare_per_s": round(bare_one, 1), "one_client_commands_per_s": round(commands_one, 1),
+        "one_client_ratio": round(commands_one / bare_one, 2),
         "bare_xadd_requests_per_s": round(bare, 1), "commands_per_s": round(commands, 1),
-        "ratio": round(commands / bare, 2), "games": args.games, "commands": len(latencies),
+        "ratio": round(commands / bare, 2), "games": args.games,
+        "saturated_latency_p50_ms": _pct(saturated, 50), "saturated_latency_p99_ms": _pct(saturated, 99),
+        "think_s": args.think, "commands_at_think": len(latencies),
         "command_latency_p50_ms": _pct(latencies, 50), "command_latency_p99_ms": _pct(latencies, 99),
     }))
 
