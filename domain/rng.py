@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 
 _SPACE = 1 << 64
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+
+
+@functools.lru_cache(maxsize=1024)
+def _keyed(seed: bytes):
+    """HMAC-SHA256's keyed inner and outer hash states for a seed (RFC 2104), computed once per
+    seed; `hmac_sha256` below is the plain definition the tests compare the draws with."""
+    key = (hashlib.sha256(seed).digest() if len(seed) > 64 else seed).ljust(64, b"\0")
+    return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
 
 
 class SeededRng:
@@ -18,18 +29,18 @@ class SeededRng:
     (otherwise it reads the next draw number): every value in [0, n) is equally likely.
     """
 
-    __slots__ = ("_inner", "_outer", "draws")
+    __slots__ = ("_seed", "_context", "_inner", "_outer", "draws")
 
     def __init__(self, seed: bytes, context: bytes = b"") -> None:
-        # HMAC-SHA256 with its keyed inner and outer hash states computed once (RFC 2104);
-        # `hmac_sha256` below is the plain definition the tests compare it with.
-        key = (hashlib.sha256(seed).digest() if len(seed) > 64 else seed).ljust(64, b"\0")
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-        self._inner.update(context + b"|")
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+        self._seed, self._context = seed, context
+        self._inner = self._outer = None  # keyed on the first draw: many commands draw nothing
         self.draws = 0
 
     def _block(self) -> int:
+        if self._inner is None:
+            inner, self._outer = _keyed(self._seed)
+            self._inner = inner.copy()
+            self._inner.update(self._context + b"|")
         inner = self._inner.copy()
         inner.update(self.draws.to_bytes(8, "big"))
         self.draws += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterable
 
@@ -255,23 +256,27 @@ def can_pay(seat: SeatState, tile: GodsTile, first_only: bool = False, supply: l
     return all(have >= need for have, need in zip(supply, sorted(requires, reverse=True)))
 
 
-def _least_payments(seat: SeatState, tile: GodsTile, first_only: bool) -> set[tuple[int, ...]]:
+def _least_payments(seat: SeatState, tile: GodsTile, first_only: bool) -> frozenset[tuple[int, ...]]:
     """Cards per kind (SACRIFICES order) of every least payment the hand can make."""
     requires = tile.requires[:1] if first_only else tile.requires
-    levels = (0, 0, 0, 0) if tile.cards_only else seat.sacrifice
-    hand = seat.hand
-    found: set[tuple[int, ...]] = set()
+    levels = (0, 0, 0, 0) if tile.cards_only else tuple(seat.sacrifice)
+    return _payments(requires, levels, tuple(seat.hand[1:5]))  # hand[1..4]: the sacrifice cards
+
+
+@functools.lru_cache(maxsize=4096)
+def _payments(requires: tuple[int, ...], levels: tuple[int, ...], cards: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    found = set()
     for kinds in itertools.permutations(range(4), len(requires)):
         pay = [0, 0, 0, 0]
         for k, need in zip(kinds, requires):
             missing = need - levels[k]
             if missing > 0:
-                if hand[1 + k] < missing:  # hand[1..4] are the sacrifice cards, in SACRIFICES order
+                if cards[k] < missing:
                     break
                 pay[k] = missing
         else:
             found.add(tuple(pay))
-    return found
+    return frozenset(found)
 
 
 def payment_options(seat: SeatState, tile: GodsTile, first_only: bool = False) -> list[dict[str, int]]:
