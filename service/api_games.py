@@ -11,16 +11,35 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from .api_auth import GameIdParam, provide_service
 from .api_models import (
-    AiSeat, Awaiting, CreateGameRequest, GameCreatedResponse, GameDetail, GameSummary, SeatClaimed, SeatInfo,
+    AiSeat,
+    Awaiting,
+    CreateGameRequest,
+    GameCreatedResponse,
+    GameDetail,
+    GameSummary,
+    SeatClaimed,
+    SeatInfo,
 )
 from .api_problems import problems
 from .games import DECIDERS, GameService, SeatSpec, ServiceError
+from .projections_store import ReadModelMissing, read_model
 
 SeatParam = Annotated[int, PathParameter(ge=0, le=15, description="The seat's index (0 for the first seat).")]
 
 
 def _seat_spec(seat: object) -> SeatSpec:
     return SeatSpec(type="ai", level=seat.level) if isinstance(seat, AiSeat) else SeatSpec(type="human")
+
+
+async def lobby_entry(service: GameService, game: str) -> GameSummary:
+    """One lobby line: seats from the game's metadata, progress from its summary read model."""
+    meta = await service.meta(game)
+    specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
+    open_seats = [i for i, s in enumerate(specs) if s.type == "human" and f"seat:{i}" not in meta]
+    version, summary = await read_model(service.store.redis, service.store, game, "summary")
+    status = "finished" if summary["status"] == "finished" else "open" if open_seats else "playing"
+    return GameSummary(game=game, kind=meta["kind"].decode(), players=len(specs), status=status, version=version,
+                       open_seats=open_seats, created_at=int(meta.get("created_at", b"0")))
 
 
 async def game_detail(service: GameService, game: str) -> GameDetail:
@@ -66,14 +85,13 @@ class GamesController(Controller):
         self, service: NamedDependency[GameService],
         limit: Annotated[int, QueryParameter(ge=1, le=200, description="At most this many games, newest first.")] = 50,
     ) -> list[GameSummary]:
-        """The newest games with their status and open seats."""
+        """The newest games with their status and open seats (from the summary read models)."""
         summaries = []
         for game in await service.lobby(limit):
             try:
-                detail = await game_detail(service, game)
-            except ServiceError:  # deleted since it was listed
+                summaries.append(await lobby_entry(service, game))
+            except (ServiceError, ReadModelMissing):  # deleted since it was listed
                 continue
-            summaries.append(GameSummary(**{f: getattr(detail, f) for f in GameSummary.__struct_fields__}))
         return summaries
 
     @get("/{game_id:str}", operation_id="get_game", status_code=200, summary="Read a game's status",
