@@ -11,6 +11,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.types import Message, Scope
 from redis.asyncio import Redis
 
+from .api_audit import AuditController
 from .api_auth import provide_metrics, provide_service
 from .api_games import GamesController
 from .api_metrics import Metrics
@@ -82,7 +83,7 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
 
     metrics = Metrics()
     app = Litestar(
-        route_handlers=[GamesController, PlayController, OperationsController],
+        route_handlers=[GamesController, PlayController, AuditController, OperationsController],
         lifespan=[redis_client],
         state=State({"metrics": metrics}),
         exception_handlers=EXCEPTION_HANDLERS,

@@ -17,6 +17,7 @@ from .api_models import (
     GameCreatedResponse,
     GameDetail,
     GameSummary,
+    Lineage,
     SeatClaimed,
     SeatInfo,
 )
@@ -39,7 +40,11 @@ async def lobby_entry(service: GameService, game: str) -> GameSummary:
     version, summary = await read_model(service.store.redis, service.store, game, "summary")
     status = "finished" if summary["status"] == "finished" else "open" if open_seats else "playing"
     return GameSummary(game=game, kind=meta["kind"].decode(), players=len(specs), status=status, version=version,
-                       open_seats=open_seats, created_at=int(meta.get("created_at", b"0")))
+                       open_seats=open_seats, created_at=int(meta.get("created_at", b"0")), lineage=_lineage(meta))
+
+
+def _lineage(meta: dict[str, bytes]) -> Lineage | None:
+    return msgspec.json.decode(meta["lineage"], type=Lineage) if "lineage" in meta else None
 
 
 async def game_detail(service: GameService, game: str) -> GameDetail:
@@ -56,7 +61,7 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
     return GameDetail(
         game=game, kind=meta["kind"].decode(), players=len(seats), version=version, open_seats=open_seats,
         status="finished" if finished else "open" if open_seats else "playing",
-        created_at=int(meta.get("created_at", b"0")), seats=seats,
+        created_at=int(meta.get("created_at", b"0")), seats=seats, lineage=_lineage(meta),
         options=msgspec.to_builtins(getattr(state, "options", None)) or {},
         awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
         finished=finished, outcome=decider.outcome(state) if finished else None,

@@ -76,6 +76,15 @@ class SeatInfo(Struct, frozen=True, kw_only=True):
     claimed: bool
 
 
+class Lineage(Struct, frozen=True, kw_only=True):
+    """Where a forked game came from: its parent, the version it was forked at, and the hash of
+    the parent's event at that version (the copied prefix)."""
+
+    parent: str
+    at: int
+    prefix_hash: str
+
+
 class GameSummary(Struct, frozen=True, kw_only=True):
     """One game in the lobby."""
 
@@ -86,6 +95,7 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     version: int
     open_seats: list[int]
     created_at: int  # milliseconds since the epoch
+    lineage: Lineage | None = None  # for forks
 
 
 class GameDetail(GameSummary, frozen=True, kw_only=True):
@@ -142,3 +152,39 @@ class LegalOptions(Struct, frozen=True, kw_only=True):
 
 class Health(Struct, frozen=True, kw_only=True):
     status: Literal["ok"]
+
+
+class ForkRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Fork at version `at` (where a command's events end) with these seats (as many as the game has)."""
+
+    at: Annotated[int, Meta(ge=1, le=MAX_VERSION)]
+    seats: Annotated[list[HumanSeat | AiSeat], Meta(min_length=2, max_length=4)]
+
+
+class AuditCheck(Struct, frozen=True, kw_only=True):
+    name: str
+    ok: bool | None  # null: could not be run yet (e.g. the seed is secret until the game ends)
+    detail: str
+    first_failure: int | None
+
+
+class AuditReport(Struct, frozen=True, kw_only=True):
+    """The audit of a game: every check, and the story (redacted while the game is running)."""
+
+    game: str
+    ok: bool
+    events: int
+    first_failure: int | None
+    checks: list[AuditCheck]
+    story: list[str]
+
+
+class Rejected(Struct, frozen=True, kw_only=True):
+    """A refused command: when (ms), at which version, by which seat, what, and why."""
+
+    at: int
+    version: int
+    seat: int | None
+    code: str
+    message: str
+    command: dict[str, Any]

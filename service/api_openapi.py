@@ -8,14 +8,25 @@ from dataclasses import fields
 from typing import Any
 
 import msgspec
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin, YamlRenderPlugin
-from litestar.openapi.spec import (
-    Components, Discriminator, OpenAPI, Reference, Schema, SecurityScheme, Tag,
-)
-from litestar.openapi.spec.base import BaseSchemaObject
+
 # Litestar exports no public name for its Struct schema plugin; subclassing it keeps its behaviour.
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import (
+    JsonRenderPlugin,
+    SwaggerRenderPlugin,
+    YamlRenderPlugin,
+)
+from litestar.openapi.spec import (
+    Components,
+    Discriminator,
+    OpenAPI,
+    Reference,
+    Schema,
+    SecurityScheme,
+    Tag,
+)
+from litestar.openapi.spec.base import BaseSchemaObject
 
 BEARER = "SeatToken"
 SEAT_TOKEN = [{BEARER: []}]  # a seat token is required

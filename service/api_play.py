@@ -14,12 +14,27 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.pantheon.commands import Command
 
-from .api_auth import GameIdParam, caller_seat, decider_of, provide_metrics, provide_service, require
-from .api_views import AtParam, MinVersionParam, projected
+from .api_auth import (
+    GameIdParam,
+    caller_seat,
+    decider_of,
+    provide_metrics,
+    provide_service,
+    require,
+)
 from .api_metrics import Metrics
-from .api_models import MAX_VERSION, Awaiting, CommandAccepted, EventOut, LegalOptions, StreamMessage, View
+from .api_models import (
+    MAX_VERSION,
+    Awaiting,
+    CommandAccepted,
+    EventOut,
+    LegalOptions,
+    StreamMessage,
+    View,
+)
 from .api_openapi import OPTIONAL_TOKEN, SEAT_TOKEN, tagged
 from .api_problems import problems
+from .api_views import AtParam, MinVersionParam, projected
 from .codec import JSON
 from .games import GameService
 

@@ -84,6 +84,27 @@ def _audit(args: argparse.Namespace) -> int:
     return audit_command(args.file, args.game, quiet=args.quiet)
 
 
+def _export(args: argparse.Namespace) -> int:
+    from service.server_tools import export_game
+
+    count = export_game(args.game, sys.stdout.buffer)
+    print(f"exported {count} events of {args.game}", file=sys.stderr)
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from service.export import ExportError
+    from service.server_tools import import_file
+
+    try:
+        game = import_file(args.file)
+    except ExportError as error:
+        print(f"not imported: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps({"imported": game}))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server")
     sub = p.add_subparsers(dest="command", required=True)
@@ -120,6 +141,12 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--game", help="a game id on the server at REDIS_URL")
     a.add_argument("--quiet", action="store_true", help="print only the checks, not the story")
     a.set_defaults(func=_audit)
+    e = sub.add_parser("export", help="write a game (REDIS_URL) as JSON Lines to standard output")
+    e.add_argument("game")
+    e.set_defaults(func=_export)
+    i = sub.add_parser("import", help="verify an exported game and recreate it (read-only) at REDIS_URL")
+    i.add_argument("file")
+    i.set_defaults(func=_import)
     return p
 
 

@@ -56,6 +56,23 @@ class Submitted:
     awaiting: dict | None = None  # who the game waits for now (not known for a duplicate)
 
 
+def new_game_id() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+def new_meta(kind: str, seed: bytes, seats: list[SeatSpec], **extra: str) -> tuple[dict, str]:
+    """A new game's metadata (the seed stays secret until the end) and its admin token."""
+    admin = secrets.token_urlsafe(24)
+    meta = dict(kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
+                seats=JSON.encode(seats), created_at=_now_ms(), engine=ENGINE_VERSION, **extra)
+    return meta, admin
+
+
+def first_facts(meta: dict, **more: str) -> dict[str, str]:
+    """What version 1 publishes: the seed's commitment and the engine version (and a fork's lineage)."""
+    return {"commitment": meta["commitment"], "engine": ENGINE_VERSION, **more}
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -81,13 +98,15 @@ class GameService:
         if decider is None:
             raise ServiceError(422, "unknown_kind", f"There is no game kind {kind!r}; try 'pantheon'.")
         command = self._command(decider, {"type": "create_game", "options": {**options, "players": len(seats)}})
-        game, seed = uuid.uuid4().hex[:16], secrets.token_bytes(32)
+        game, seed = new_game_id(), secrets.token_bytes(32)
         events = self._decide(decider, None, command, seed, game, 0)
-        admin = secrets.token_urlsafe(24)
-        meta = dict(kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
-                    seats=JSON.encode(seats), created_at=_now_ms(), engine=ENGINE_VERSION)
-        facts = {"commitment": meta["commitment"], "engine": ENGINE_VERSION}
-        envelopes = wrap_batch(game, 0, "", events, command, seat=None, recorded_at=meta["created_at"], facts=facts)
+        meta, admin = new_meta(kind, seed, seats)
+        envelopes = wrap_batch(game, 0, "", events, command, seat=None, recorded_at=meta["created_at"],
+                               facts=first_facts(meta))
+        return await self.start(game, envelopes, meta, admin)
+
+    async def start(self, game: str, envelopes: list[Envelope], meta: dict, admin: str) -> Created:
+        """Store a new game's first events and metadata atomically, then list it in the lobby."""
         appended = await self.store.append(game, 0, envelopes, meta=meta)
         # The lobby index is not in the game's hash slot, so it is written after the append.
         await self.store.redis.zadd(self.lobby_key, {game: meta["created_at"]})
@@ -101,6 +120,8 @@ class GameService:
             raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
         if seats[seat].type != "human":
             raise ServiceError(409, "seat_not_human", f"Seat {seat} is played by an AI.")
+        if "read_only" in meta:
+            raise ServiceError(409, "read_only", "This game was imported as an archive; its seats cannot be claimed.")
         token = secrets.token_urlsafe(24)
         if not await self.store.set_meta_if_absent(game, f"seat:{seat}", token_hash(token)):
             raise ServiceError(409, "seat_taken", f"Seat {seat} has already been claimed.")
@@ -111,6 +132,8 @@ class GameService:
                      idempotency_key: str | None = None) -> Submitted:
         """Decide a seat's command against the current state and append its events."""
         meta = await self._fixed(game)
+        if "read_only" in meta:
+            raise ServiceError(409, "read_only", "This game was imported as an archive; it takes no commands.")
         decider, seed = DECIDERS[meta["kind"].decode()], bytes.fromhex(meta["seed"].decode())
         command = self._command(decider, raw_command)
         if getattr(command, "seat", seat) != seat:
@@ -139,6 +162,7 @@ class GameService:
         try:
             events = self._decide(decider, state, command, seed, game, version)
         except DomainError as error:
+            await self.record_rejected(game, version, seat, command, error.code, error.message)
             raise ServiceError(422, error.code, error.message) from None
         envelopes = wrap_batch(game, version, last_hash, events, command, seat=seat, recorded_at=_now_ms(),
                                idempotency_key=idempotency_key)
@@ -167,6 +191,22 @@ class GameService:
     def _duplicate(outcome: bytes) -> Submitted:
         prior = msgspec.json.decode(outcome)
         return Submitted(version=prior["version"], first=prior["first"], duplicate=True, awaiting=prior.get("awaiting"))
+
+    async def record_rejected(self, game: str, version: int, seat: int | None, command: Any, code: str,
+                              message: str) -> None:
+        """Who tried what, when, and why it was refused: kept for audits, the game is unchanged."""
+        await self.store.redis.xadd(self.store.keys(game).rejected, {
+            "at": _now_ms(), "version": version, "seat": "" if seat is None else seat, "code": code,
+            "message": message, "command": JSON.encode(command)})
+
+    async def rejected(self, game: str) -> list[dict]:
+        """Every refused command of a game, oldest first."""
+        await self._fixed(game)
+        entries = await self.store.redis.xrange(self.store.keys(game).rejected)
+        return [{"at": int(f[b"at"]), "version": int(f[b"version"]),
+                 "seat": int(f[b"seat"]) if f[b"seat"] else None, "code": f[b"code"].decode(),
+                 "message": f[b"message"].decode(), "command": msgspec.json.decode(f[b"command"])}
+                for _, f in entries]
 
     # --- reads ----------------------------------------------------------------------------
     async def state_at(self, game: str, at: int | None = None) -> tuple[int, Any]:
@@ -280,7 +320,8 @@ class GameService:
         return version, state, last_hash
 
 
-_FIXED_FIELDS = frozenset({"kind", "seed", "commitment", "admin", "seats", "created_at", "engine", "lineage"})
+_FIXED_FIELDS = frozenset({"kind", "seed", "commitment", "admin", "seats", "created_at", "engine", "lineage",
+                           "read_only"})
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODERS: dict[int, msgspec.msgpack.Decoder] = {}
 

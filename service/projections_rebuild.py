@@ -15,7 +15,14 @@ from redis.exceptions import RedisError
 
 from projections import PROJECTIONS
 
-from .projections_store import FORCE, SAME_OR_NEWER, Catalog, fold_from_store, versions_key, write_views
+from .projections_store import (
+    FORCE,
+    SAME_OR_NEWER,
+    Catalog,
+    fold_from_store,
+    versions_key,
+    write_views,
+)
 from .store import EventStore
 
 log = logging.getLogger("pantheon.projections")

@@ -18,7 +18,14 @@ from redis.exceptions import RedisError, ResponseError
 from projections import PROJECTIONS, GameFold
 
 from .projections_rebuild import ensure_current
-from .projections_store import GROUP, Catalog, event_decoder, read_envelopes, stored_versions, write_views
+from .projections_store import (
+    GROUP,
+    Catalog,
+    event_decoder,
+    read_envelopes,
+    stored_versions,
+    write_views,
+)
 from .store import EventStore
 
 log = logging.getLogger("pantheon.projector")

@@ -36,12 +36,45 @@ async def load_export(store: EventStore, game: str) -> tuple[Header, list[Envelo
 
 
 def fetch_export(game: str, settings: Settings | None = None) -> tuple[Header, list[Envelope]]:
+    return _run(settings, lambda store: load_export(store, game))
+
+
+def _run(settings: Settings | None, work):
     store = _store(settings or Settings())
 
     async def go():
         try:
-            return await load_export(store, game)
+            return await work(store)
         finally:
             await store.redis.aclose()
 
     return asyncio.run(go())
+
+
+def export_game(game: str, out, settings: Settings | None = None) -> int:
+    """Write a game as JSON Lines to `out` (a binary file); the number of events."""
+    from .export import export_lines
+    from .games import DECIDERS
+
+    header, envelopes = _run(settings, lambda store: load_export(store, game))
+    for line in export_lines(header, envelopes, DECIDERS[header.kind]):
+        out.write(line + b"\n")
+    return len(envelopes)
+
+
+def import_file(path: str, settings: Settings | None = None) -> str:
+    """Verify an exported file and recreate its game (read-only); the game id."""
+    from .export import read_export
+    from .games import DECIDERS, GameService, ServiceError
+    from .lineage import import_game
+
+    with open(path, "rb") as f:
+        header, envelopes = read_export(f.read().splitlines(), lambda kind: DECIDERS[kind])
+
+    async def work(store):
+        return await import_game(GameService(store), header, envelopes)
+
+    try:
+        return _run(settings, work)
+    except ServiceError as error:
+        sys.exit(f"{error.code}: {error.message}")

@@ -62,6 +62,7 @@ class GameKeys:
     meta: str
     idempotency: str
     feed: str
+    rejected: str
 
 
 class EventStore:
@@ -82,7 +83,7 @@ class EventStore:
     def keys(self, game: str) -> GameKeys:
         tag = self.tag(self.partition(game))
         base = f"{tag}:game:{game}"
-        return GameKeys(f"{base}:events", f"{base}:meta", f"{base}:idem", f"{tag}:feed")
+        return GameKeys(f"{base}:events", f"{base}:meta", f"{base}:idem", f"{tag}:feed", f"{base}:rejected")
 
     def feed_keys(self) -> list[str]:
         return [f"{self.tag(p)}:feed" for p in range(self.partitions)]
@@ -129,7 +130,7 @@ class EventStore:
 
     async def delete(self, game: str) -> None:
         k = self.keys(game)
-        await self.redis.delete(k.events, k.meta, k.idempotency)
+        await self.redis.delete(k.events, k.meta, k.idempotency, k.rejected)
 
 
 def decode_payload(envelope: Envelope, decoder: msgspec.msgpack.Decoder):

@@ -92,7 +92,7 @@ async def test_a_crash_between_deciding_and_appending_leaves_the_store_consisten
 async def test_every_key_of_a_game_and_its_feed_share_one_cluster_hash_slot(store):
     for game in ("a", "b", "c0ffee", "zz-top"):
         k = store.keys(game)
-        slots = {key_slot(key.encode()) for key in (k.events, k.meta, k.idempotency, k.feed)}
+        slots = {key_slot(key.encode()) for key in (k.events, k.meta, k.idempotency, k.feed, k.rejected)}
         assert len(slots) == 1
 
 
