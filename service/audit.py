@@ -103,22 +103,39 @@ def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Dec
     state, redecided, redecide_failure = decider.initial_state(), 0, None
     for batch in _batches(envelopes):
         first = batch[0].version
+        events, unreadable = _decode(batch, events_of)
         try:
-            events = [events_of.decode(e.payload) for e in batch]
             command = commands_of.decode(batch[0].cause) if batch[0].cause else None
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            report.checks.append(Check("replay", False, f"event {first} cannot be read: {error}", first))
+        except Exception:  # as above
+            unreadable = unreadable or first
+        if unreadable:
+            report.checks.append(Check("replay", False, f"event {unreadable} cannot be read", unreadable))
             return
         if seed is not None and command is not None and first > prefix and redecide_failure is None:
             redecide_failure = _redecide(decider, state, command, seed, header.game, first - 1, events)
             redecided += redecide_failure is None
         for e, event in zip(batch, events):
-            state = decider.evolve(state, event)
+            try:
+                state = decider.evolve(state, event)
+            except Exception:  # an event that cannot have happened (a damaged log)
+                report.checks.append(Check("replay", False, f"event {e.version} cannot be applied", e.version))
+                return
             shown = event if header.seed else decider.redact(event, None)  # secrets only once revealed
             report.story.append(_line(e, shown, command if e is batch[0] else None, state))
     report.checks.append(Check("replay", True, f"{len(envelopes)} events replay"))
     _add_redecide_check(report, seed, redecided, redecide_failure, prefix)
     _check_scores(decider, state, events, report)
+
+
+def _decode(batch: list[Envelope], decoder) -> tuple[list, int | None]:
+    """The batch's events, and the version of the first one that cannot be decoded (if any)."""
+    events = []
+    for e in batch:
+        try:
+            events.append(decoder.decode(e.payload))
+        except Exception:  # a damaged log may fail in any way (bad UTF-8, wrong types, …): report it
+            return events, e.version
+    return events, None
 
 
 def _redecide(decider, state, command, seed, game, version, recorded) -> int | None:
