@@ -14,7 +14,6 @@ import asyncio
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -23,11 +22,7 @@ import time
 
 import httpx
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.bench.private_redis import free_port
 
 
 def _wait(url: str) -> None:
@@ -46,7 +41,7 @@ class Servers:
 
     def __enter__(self):
         self.dir = tempfile.mkdtemp(prefix="bench-api-")
-        redis_port, self.api_port, self.bare_port = _free_port(), _free_port(), _free_port()
+        redis_port, self.api_port, self.bare_port = free_port(), free_port(), free_port()
         self.redis_url = f"redis://127.0.0.1:{redis_port}/0"
         self.procs = [subprocess.Popen(
             ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--dir", self.dir, "--save", "",

@@ -9,11 +9,11 @@ private redis-server (AOF, fsync every second) unless --redis-url is given.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import asyncio
 import json
 import os
 import random
-import shutil
 import signal
 import statistics
 import subprocess
@@ -32,7 +32,7 @@ from service.projections_store import rm_key
 from service.simulate import simulate
 from service.store import EventStore
 
-from .bench_store import start_redis
+from .private_redis import private_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTITIONS = 16
@@ -148,18 +148,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--redis-url", help="an existing Redis (its bench-* keys are left behind)")
     args = parser.parse_args()
-    process = directory = None
-    url = args.redis_url
-    if not url:
-        process, url, directory = start_redis("everysec")
-    try:
+    with contextlib.nullcontext(args.redis_url) if args.redis_url else private_redis("everysec") as url:
         result = rebuild_speed(url, args.rebuild_games)
         result.update(asyncio.run(lag(url, args.games, args.rate, args.seconds)))
-    finally:
-        if process:
-            process.terminate()
-            process.wait()
-            shutil.rmtree(directory, ignore_errors=True)
     print(json.dumps(result))
 
 

@@ -9,10 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import shutil
-import socket
-import subprocess
-import tempfile
 import time
 
 import msgspec
@@ -20,22 +16,7 @@ from redis.asyncio import Redis
 
 from service.codec import Envelope, seal
 from service.store import EventStore
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_redis(fsync: str) -> tuple[subprocess.Popen, str, str]:
-    directory = tempfile.mkdtemp(prefix="bench-redis-")
-    port = _free_port()
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", directory, "--save", "",
-         "--appendonly", "yes", "--appendfsync", fsync], stdout=subprocess.DEVNULL)
-    time.sleep(0.3)
-    return process, f"redis://127.0.0.1:{port}/0", directory
+from tests.bench.private_redis import private_redis
 
 
 async def appends_per_second(url: str, appends: int, concurrency: int) -> float:
@@ -63,13 +44,8 @@ def main() -> None:
     args = parser.parse_args()
     result = {}
     for fsync in ("everysec", "always"):
-        process, url, directory = start_redis(fsync)
-        try:
+        with private_redis(fsync) as url:
             result[f"appends_per_s_fsync_{fsync}"] = asyncio.run(appends_per_second(url, args.appends, args.concurrency))
-        finally:
-            process.terminate()
-            process.wait()
-            shutil.rmtree(directory, ignore_errors=True)
     print(json.dumps(result))
 
 

@@ -5,18 +5,9 @@ import random
 
 import msgspec
 import pytest
-from redis.asyncio import Redis
 
 from domain.pantheon.random_play import random_command
-from service.games import GameService, SeatSpec, ServiceError
-from service.store import EventStore
-
-
-@pytest.fixture
-async def service(redis_url, prefix):
-    client = Redis.from_url(redis_url)
-    yield GameService(EventStore(client, prefix=prefix, partitions=4))
-    await client.aclose()
+from service.games import SeatSpec, ServiceError
 
 
 async def new_game(service, players=2):

@@ -4,7 +4,6 @@ import random
 
 import msgspec
 import pytest
-from redis.asyncio import Redis
 
 from domain.pantheon import PANTHEON
 from domain.pantheon.random_play import random_command
@@ -14,13 +13,6 @@ from service.games import DECIDERS, GameService, SeatSpec, ServiceError
 from service.lineage import fork, import_game
 from service.server_tools import load_export
 from service.store import EventStore
-
-
-@pytest.fixture
-async def service(redis_url, prefix):
-    client = Redis.from_url(redis_url)
-    yield GameService(EventStore(client, prefix=prefix, partitions=4))
-    await client.aclose()
 
 
 async def play(service, game, commands, rnd):

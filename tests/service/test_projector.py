@@ -5,33 +5,18 @@ import random
 
 import msgspec
 import pytest
-from redis.asyncio import Redis
 
 from domain.kernel import fold
 from domain.pantheon import PANTHEON
 from projections import PROJECTIONS, ScoreProjection, fold_game, projections_for
 from service.codec import Envelope, seal
-from service.games import GameService
 from service.projections_rebuild import rebuild, stale_projections
 from service.projections_store import (
     GROUP, ReadModelMissing, event_decoder, read_envelopes, read_model, read_model_json, rm_key, write_views,
 )
 from service.projector import Projector
-from service.store import EventStore
 
 from .projector_helpers import mark_current, new_games, pending, play, rebuilt_snapshot, snapshot
-
-
-@pytest.fixture
-async def store(redis_url, prefix):
-    client = Redis.from_url(redis_url)
-    yield EventStore(client, prefix=prefix, partitions=4)
-    await client.aclose()
-
-
-@pytest.fixture
-def service(store):
-    return GameService(store)
 
 
 async def projector(store, **options) -> Projector:

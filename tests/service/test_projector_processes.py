@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-from redis.asyncio import Redis
 
 from service.games import GameService
 from service.projections_store import GROUP, rm_key
@@ -20,13 +19,6 @@ from service.store import EventStore
 from .projector_helpers import mark_current, new_games, pending, play, rebuilt_snapshot, snapshot, wait_caught_up
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-async def store(redis_url, prefix):
-    client = Redis.from_url(redis_url)
-    yield EventStore(client, prefix=prefix, partitions=4)
-    await client.aclose()
 
 
 @pytest.fixture
