@@ -12,6 +12,7 @@ from litestar.types import Message, Scope
 from redis.asyncio import Redis
 
 from .api_audit import AuditController
+from .ai import Scheduler
 from .api_auth import provide_metrics, provide_service
 from .api_games import GamesController
 from .api_metrics import Metrics
@@ -75,7 +76,8 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         client = Redis.from_url(redis_url)
-        app.state.service = GameService(EventStore(client, prefix=prefix, partitions=partitions))
+        app.state.service = GameService(EventStore(client, prefix=prefix, partitions=partitions),
+                                        on_awaiting=Scheduler(redis_url, prefix, partitions))
         try:
             yield
         finally:

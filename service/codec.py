@@ -25,6 +25,7 @@ class Envelope(msgspec.Struct, kw_only=True, frozen=True):
     idempotency_key: str | None = None
     cause: bytes | None = None  # the whole command (msgpack), on the first event it caused
     facts: dict[str, str] | None = None  # platform facts on version 1: seed commitment, engine, lineage
+    provenance: dict[str, str] | None = None  # an AI's command: bot, parameters, budget, hash of its view
     prev_hash: str = GENESIS_HASH
     hash: str = ""
 
@@ -37,7 +38,7 @@ JSON = msgspec.json.Encoder()
 def canonical_bytes(e: Envelope) -> bytes:
     """The bytes the hash chain covers: every field but the hashes, in a fixed order."""
     return PACK.encode([e.game, e.version, e.type, e.schema, e.payload, e.recorded_at,
-                        e.command, e.seat, e.idempotency_key, e.cause, e.facts])
+                        e.command, e.seat, e.idempotency_key, e.cause, e.facts, e.provenance])
 
 
 def chain_hash(prev_hash: str, e: Envelope) -> str:
@@ -52,7 +53,7 @@ def seal(e: Envelope) -> Envelope:
 
 def wrap_batch(game: str, version: int, prev_hash: str, events: list, command, *, seat: int | None,
                recorded_at: int, idempotency_key: str | None = None,
-               facts: dict[str, str] | None = None) -> list[Envelope]:
+               facts: dict[str, str] | None = None, provenance: dict[str, str] | None = None) -> list[Envelope]:
     """Envelopes for the events one command caused, decided at `version`, chained from `prev_hash`.
 
     The first carries the whole command (so an audit can decide it again) and any platform facts."""
@@ -64,7 +65,8 @@ def wrap_batch(game: str, version: int, prev_hash: str, events: list, command, *
         e = seal(Envelope(game=game, version=version + i + 1, type=type(event).__struct_config__.tag, schema=1,
                           payload=msgspec.Raw(PACK.encode(event)), recorded_at=recorded_at, command=command_type,
                           seat=seat, idempotency_key=idempotency_key, cause=cause if i == 0 else None,
-                          facts=facts if i == 0 else None, prev_hash=prev))
+                          facts=facts if i == 0 else None, provenance=provenance if i == 0 else None,
+                          prev_hash=prev))
         out.append(e)
         prev = e.hash
     return out

@@ -42,6 +42,7 @@ class Line(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     idempotency_key: str | None = None
     command: dict[str, Any] | None = None
     facts: dict[str, str] | None = None
+    provenance: dict[str, str] | None = None
     prev_hash: str
     hash: str
 
@@ -74,7 +75,7 @@ def _line(e: Envelope, event, command) -> bytes:
         version=e.version, type=e.type, schema=e.schema, event=msgspec.to_builtins(event),
         recorded_at=e.recorded_at, command_type=e.command, seat=e.seat, idempotency_key=e.idempotency_key,
         command=msgspec.to_builtins(command) if command is not None else None, facts=e.facts,
-        prev_hash=e.prev_hash, hash=e.hash))
+        provenance=e.provenance, prev_hash=e.prev_hash, hash=e.hash))
 
 
 def read_export(lines: Iterable[bytes], decider_for) -> tuple[Header, list[Envelope]]:
@@ -107,7 +108,7 @@ def _envelope(game: str, number: int, raw: bytes, decider: Decider) -> Envelope:
                  payload=msgspec.Raw(_PACK.encode(event)), recorded_at=line.recorded_at, command=line.command_type,
                  seat=line.seat, idempotency_key=line.idempotency_key,
                  cause=_PACK.encode(command) if command is not None else None, facts=line.facts,
-                 prev_hash=line.prev_hash, hash=line.hash)
+                 provenance=line.provenance, prev_hash=line.prev_hash, hash=line.hash)
     if _line(e, event, command) != raw:
         raise ExportError(number, f"the line of event {number} was altered")
     return e

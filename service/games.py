@@ -87,6 +87,8 @@ class GameService:
 
     store: EventStore
     cache_size: int = 256
+    # called with (game, version, awaited seat) after each accepted command: where AI turns get scheduled
+    on_awaiting: Any = None
     _cache: OrderedDict = field(default_factory=OrderedDict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     _fixed_meta: OrderedDict = field(default_factory=OrderedDict)
@@ -110,6 +112,11 @@ class GameService:
         appended = await self.store.append(game, 0, envelopes, meta=meta)
         # The lobby index is not in the game's hash slot, so it is written after the append.
         await self.store.redis.zadd(self.lobby_key, {game: meta["created_at"]})
+        if self.on_awaiting is not None:
+            _, state = await self.state_at(game)
+            awaited = DECIDERS[meta["kind"]].awaited(state)
+            if awaited is not None:
+                self.on_awaiting(game, appended.version, awaited.seat)
         return Created(game=game, admin_token=admin, version=appended.version, commitment=meta["commitment"])
 
     async def claim(self, game: str, seat: int) -> str:
@@ -129,7 +136,7 @@ class GameService:
         return token
 
     async def submit(self, game: str, seat: int, raw_command: Any, *, expected_version: int | None = None,
-                     idempotency_key: str | None = None) -> Submitted:
+                     idempotency_key: str | None = None, provenance: dict[str, str] | None = None) -> Submitted:
         """Decide a seat's command against the current state and append its events."""
         meta = await self._fixed(game)
         if "read_only" in meta:
@@ -144,13 +151,16 @@ class GameService:
         for _ in range(5):
             async with self._lock(game):
                 done = await self._decide_and_append(game, decider, seed, command, seat, expected_version,
-                                                     idempotency_key)
+                                                     idempotency_key, provenance)
             if done is not None:
+                if done.awaiting is not None and self.on_awaiting is not None:
+                    self.on_awaiting(game, done.version, done.awaiting["seat"])
                 return done
         raise ServiceError(409, "version_conflict", "The game is too busy; try again.")
 
     async def _decide_and_append(self, game: str, decider: Decider, seed: bytes, command: Any, seat: int,
-                                 expected_version: int | None, idempotency_key: str | None) -> Submitted | None:
+                                 expected_version: int | None, idempotency_key: str | None,
+                                 provenance: dict[str, str] | None = None) -> Submitted | None:
         """One attempt, holding the game's lock; None when another process appended first.
 
         It decides on the cached state without asking Redis for newer events: if another process
@@ -165,7 +175,7 @@ class GameService:
             await self.record_rejected(game, version, seat, command, error.code, error.message)
             raise ServiceError(422, error.code, error.message) from None
         envelopes = wrap_batch(game, version, last_hash, events, command, seat=seat, recorded_at=_now_ms(),
-                               idempotency_key=idempotency_key)
+                               idempotency_key=idempotency_key, provenance=provenance)
         for event in events:  # into the cached state at once; dropped below if the append fails
             state = decider.evolve(state, event)
         awaited = decider.awaited(state)

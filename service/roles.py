@@ -10,9 +10,6 @@ import sys
 
 from .config import Settings
 
-AI_QUEUE = "pantheon-ai"
-
-
 def _require_redis(settings: Settings) -> str:
     if not settings.redis_url:
         sys.exit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run this role on its own, "
@@ -30,13 +27,34 @@ def run_api(settings: Settings, redis_url: str | None = None) -> None:
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
 
 
-def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool = False) -> None:
-    """An RQ worker on the AI queue (AI turns arrive with the AI issue)."""
+def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool = False,
+               sweep_every_s: float = 2.0) -> None:
+    """An RQ worker on the AI queue, with a sweeper thread that re-enqueues lost AI turns and hands
+    idle seats to the AI."""
+    import threading
+
     from redis import Redis
     from rq import Queue, Worker
 
-    connection = Redis.from_url(redis_url or _require_redis(settings))
-    Worker([Queue(AI_QUEUE, connection=connection)], connection=connection).work(burst=burst)
+    from .ai import AI_QUEUE, Scheduler
+
+    url = redis_url or _require_redis(settings)
+    connection = Redis.from_url(url)
+    scheduler = Scheduler(url, settings.prefix, settings.partitions)
+    stop = threading.Event()
+
+    def sweeper() -> None:
+        while not stop.wait(sweep_every_s):
+            try:
+                scheduler.sweep()
+            except Exception as error:  # keep sweeping: a Redis hiccup must not end the worker
+                print(f"sweep failed: {error!r}", file=sys.stderr)
+
+    threading.Thread(target=sweeper, daemon=True, name="ai-sweeper").start()
+    try:
+        Worker([Queue(AI_QUEUE, connection=connection)], connection=connection).work(burst=burst)
+    finally:
+        stop.set()
 
 
 def serve(settings: Settings) -> None:
