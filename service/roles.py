@@ -36,7 +36,7 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
     from redis import Redis
     from rq import Queue, Worker
 
-    from .ai import AI_QUEUE, Scheduler
+    from .ai import Scheduler, queue_name
 
     url = redis_url or _require_redis(settings)
     connection = Redis.from_url(url)
@@ -52,7 +52,7 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
 
     threading.Thread(target=sweeper, daemon=True, name="ai-sweeper").start()
     try:
-        Worker([Queue(AI_QUEUE, connection=connection)], connection=connection).work(burst=burst)
+        Worker([Queue(queue_name(settings.prefix), connection=connection)], connection=connection).work(burst=burst)
     finally:
         stop.set()
 

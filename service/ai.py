@@ -1,0 +1,156 @@
+"""AI turns: when a game awaits an AI seat, a job goes to an RQ queue; a worker decides from that
+seat's knowledge only and submits through the same path as a person, with an idempotency key
+derived from (game, version, seat), so duplicated, retried or crashed jobs apply at most once.
+A sweeper re-enqueues turns whose job was lost, and hands seats idle too long to an AI."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import time
+
+import msgspec
+import redis
+from rq import Queue, Retry, get_current_job
+from rq.job import Job, JobStatus
+
+def queue_name(prefix: str) -> str:
+    """The RQ queue of a deployment's AI turns (its key prefix in the name keeps deployments apart)."""
+    return f"{prefix}-ai"
+
+JOB_TIMEOUT_S = 120
+# A running AI job holds a lease this long; a started job without a live lease counts as lost
+# (its worker died) and the turn is enqueued again (a duplicate would be harmless: same key).
+LEASE_S = float(os.environ.get("PANTHEON_AI_LEASE_S", "30"))
+
+
+def turn_key(game: str, version: int, seat: int) -> str:
+    """The idempotency key (and job id) of one AI turn."""
+    return f"ai-{game}-{version}-{seat}"
+
+
+def ai_level(meta: dict[bytes, bytes] | dict[str, bytes], seat: int) -> str | None:
+    """The AI level playing `seat`: from creation, or handed over later; None for a person."""
+    meta = {k.decode() if isinstance(k, bytes) else k: v for k, v in meta.items()}
+    handed = meta.get(f"ai:{seat}")
+    if handed:
+        return handed.decode()
+    seats = msgspec.json.decode(meta.get("seats", b"[]"))
+    spec = seats[seat] if 0 <= seat < len(seats) else {}
+    if spec.get("type") != "ai":
+        return None
+    return spec.get("level") or "random"
+
+
+class Scheduler:
+    """Enqueues AI turns (sync Redis for RQ); also remembers who is awaited since when."""
+
+    def __init__(self, redis_url: str, prefix: str, partitions: int) -> None:
+        self.redis_url, self.prefix, self.partitions = redis_url, prefix, partitions
+        self.redis = redis.Redis.from_url(redis_url)
+        self.queue = Queue(queue_name(prefix), connection=self.redis)
+
+    @property
+    def awaiting_key(self) -> str:
+        return f"{self.prefix}:ai:awaiting"
+
+    def meta_key(self, game: str) -> str:
+        from .store import EventStore
+
+        return EventStore(self.redis, self.prefix, self.partitions).keys(game).meta
+
+    def __call__(self, game: str, version: int, seat: int) -> None:
+        self.redis.hset(self.awaiting_key, game, f"{version}|{seat}|{time.time():.3f}")
+        if ai_level(self.redis.hgetall(self.meta_key(game)), seat) is not None:
+            self.enqueue(game, version, seat)
+
+    def enqueue(self, game: str, version: int, seat: int, attempt: int = 0) -> None:
+        turn = f"{game}|{version}|{seat}"
+        job_id = f"{self.prefix}-{turn_key(game, version, seat)}" + (f"-r{attempt}" if attempt else "")
+        if Job.exists(job_id, connection=self.redis):
+            return
+        self.redis.hset(f"{self.prefix}:ai:jobs", turn, job_id)
+        self.queue.enqueue(play_ai_turn, self.redis_url, self.prefix, self.partitions, game, version, seat,
+                           job_id=job_id, job_timeout=JOB_TIMEOUT_S, retry=Retry(max=3, interval=[1, 2, 5]))
+
+    def sweep(self, idle_after_s: float | None = None) -> int:
+        """Re-enqueue AI turns whose job is gone, failed or held by a dead worker; hand human seats
+        idle past the game's `idle_seconds` to the AI. The number of turns enqueued."""
+        enqueued = 0
+        for game, value in self.redis.hgetall(self.awaiting_key).items():
+            game = game.decode()
+            version, seat, since = value.decode().split("|")
+            meta = self.redis.hgetall(self.meta_key(game))
+            if int(meta.get(b"version", b"0")) != int(version) or b"finished" in meta:
+                self.redis.hdel(self.awaiting_key, game)
+                continue
+            level = ai_level(meta, int(seat))
+            idle = _idle_limit(meta)
+            if level is None and idle is not None and time.time() - float(since) > idle:
+                self.redis.hset(self.meta_key(game), f"ai:{seat}", "greedy")
+                level = "greedy"
+            if level is not None and self._lost(game, int(version), int(seat)):
+                attempt = int(self.redis.hincrby(f"{self.prefix}:ai:attempts", f"{game}|{version}|{seat}", 1))
+                self.enqueue(game, int(version), int(seat), attempt)
+                enqueued += 1
+        return enqueued
+
+    def _lost(self, game: str, version: int, seat: int) -> bool:
+        job_id = self.redis.hget(f"{self.prefix}:ai:jobs", f"{game}|{version}|{seat}")
+        if job_id is None:
+            return True
+        try:
+            status = Job.fetch(job_id.decode(), connection=self.redis).get_status(refresh=True)
+        except Exception:  # rq's NoSuchJobError: the job is gone
+            return True
+        if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+            return False
+        if status == JobStatus.STARTED:
+            return not self.redis.exists(lease_key(self.prefix, job_id.decode()))
+        return True  # finished, failed, stopped or canceled, and the game still waits
+
+
+def lease_key(prefix: str, job_id: str) -> str:
+    return f"{prefix}:ai:lease:{job_id}"
+
+
+def _idle_limit(meta: dict[bytes, bytes]) -> float | None:
+    value = meta.get(b"idle_seconds")
+    return float(value) if value else None
+
+
+def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int) -> str:
+    """The RQ job: play the AI seat's turn if the game still awaits it at `version`."""
+    return asyncio.run(_play(redis_url, prefix, partitions, game, version, seat))
+
+
+async def _play(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int) -> str:
+    from redis.asyncio import Redis
+
+    from domain.pantheon.bots import BOTS, seat_knowledge, view_hash
+
+    from .games import DECIDERS, GameService
+    from .store import EventStore
+
+    client = Redis.from_url(redis_url)
+    job = get_current_job()
+    if job is not None:
+        await client.set(lease_key(prefix, job.id), 1, ex=max(1, int(LEASE_S)))
+    try:
+        service = GameService(EventStore(client, prefix=prefix, partitions=partitions),
+                              on_awaiting=Scheduler(redis_url, prefix, partitions))
+        current, state = await service.state_at(game)
+        awaited = DECIDERS[await service.kind(game)].awaited(state)
+        if current != version or awaited is None or awaited.seat != seat:
+            return "stale"
+        bot = BOTS[ai_level(await service.meta(game), seat) or "random"]
+        knowledge = seat_knowledge(state, seat)  # the bot sees only what its seat may see
+        command = bot.choose(knowledge, seat, random.Random(turn_key(game, version, seat)))
+        provenance = {"bot": bot.name, "params": json.dumps(bot.params, sort_keys=True), "view": view_hash(knowledge)}
+        done = await service.submit(game, seat, msgspec.to_builtins(command), idempotency_key=turn_key(game, version, seat),
+                                    provenance=provenance)
+        return "duplicate" if done.duplicate else "played"
+    finally:
+        await client.aclose()
