@@ -33,4 +33,7 @@ def prefix(redis_url):
     keys = list(client.scan_iter(match=f"*{name}*", count=1000))
     if keys:
         client.delete(*keys)
+    for queue in client.smembers("rq:queues"):  # RQ lists every queue it has seen in one global set
+        if name.encode() in queue:
+            client.srem("rq:queues", queue)
     client.close()
