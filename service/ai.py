@@ -16,6 +16,7 @@ import redis
 from rq import Queue, Retry, get_current_job
 from rq.job import Job, JobStatus
 
+
 def queue_name(prefix: str) -> str:
     """The RQ queue of a deployment's AI turns (its key prefix in the name keeps deployments apart)."""
     return f"{prefix}-ai"
@@ -129,7 +130,7 @@ def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, versio
 async def _play(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int) -> str:
     from redis.asyncio import Redis
 
-    from domain.pantheon.bots import BOTS, seat_knowledge, view_hash
+    from domain.pantheon.bots import make_bot, seat_knowledge, view_hash
 
     from .games import DECIDERS, GameService
     from .store import EventStore
@@ -145,7 +146,7 @@ async def _play(redis_url: str, prefix: str, partitions: int, game: str, version
         awaited = DECIDERS[await service.kind(game)].awaited(state)
         if current != version or awaited is None or awaited.seat != seat:
             return "stale"
-        bot = BOTS[ai_level(await service.meta(game), seat) or "random"]
+        bot = make_bot(ai_level(await service.meta(game), seat) or "random")
         knowledge = seat_knowledge(state, seat)  # the bot sees only what its seat may see
         command = bot.choose(knowledge, seat, random.Random(turn_key(game, version, seat)))
         provenance = {"bot": bot.name, "params": json.dumps(bot.params, sort_keys=True), "view": view_hash(knowledge)}

@@ -11,8 +11,8 @@ from litestar.di import NamedDependency, Provide
 from litestar.types import Message, Scope
 from redis.asyncio import Redis
 
-from .api_audit import AuditController
 from .ai import Scheduler
+from .api_audit import AuditController
 from .api_auth import provide_metrics, provide_service
 from .api_games import GamesController
 from .api_metrics import Metrics

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
-from .api_auth import GameIdParam, provide_service
+from .api_auth import GameIdParam, bearer, provide_service, require
 from .api_models import (
     AiSeat,
     Awaiting,
@@ -17,10 +17,13 @@ from .api_models import (
     GameCreatedResponse,
     GameDetail,
     GameSummary,
+    HandToAi,
     Lineage,
     SeatClaimed,
+    SeatHanded,
     SeatInfo,
 )
+from .api_openapi import SEAT_TOKEN
 from .api_problems import problems
 from .games import DECIDERS, GameService, SeatSpec, ServiceError
 from .projections_store import ReadModelMissing, read_model
@@ -81,7 +84,8 @@ class GamesController(Controller):
     async def create_game(self, data: JSONBody[CreateGameRequest], service: NamedDependency[GameService]) -> GameCreatedResponse:
         """A new game with these seats; the admin token in the answer is shown only this once."""
         options = msgspec.to_builtins(data.options)
-        created = await service.create(data.kind, options, [_seat_spec(s) for s in data.seats])
+        created = await service.create(data.kind, options, [_seat_spec(s) for s in data.seats],
+                                       idle_seconds=data.idle_seconds)
         return GameCreatedResponse(game=created.game, admin_token=created.admin_token, version=created.version,
                                    commitment=created.commitment)
 
@@ -104,6 +108,17 @@ class GamesController(Controller):
     async def get_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> GameDetail:
         """Status, version, the awaited seat and decision, seats, options; outcome and seed once finished."""
         return await game_detail(service, game_id)
+
+    @post("/{game_id:str}/seats/{seat:int}/ai", operation_id="hand_seat_to_ai", status_code=200,
+          summary="Hand a seat to the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404))
+    async def hand_seat_to_ai(self, game_id: GameIdParam, seat: SeatParam, data: JSONBody[HandToAi],
+                              request: Request, service: NamedDependency[GameService]) -> SeatHanded:
+        """From now on the AI plays this seat (the game's admin token); if the game awaits it, at once."""
+        token = bearer(request)
+        require(token is not None, 401, "missing_token", "Send the game's admin token as Authorization: Bearer <token>.")
+        require(await service.is_admin(game_id, token), 403, "wrong_token", "Only the game's admin token may do this.")
+        await service.hand_to_ai(game_id, seat, data.level)
+        return SeatHanded(seat=seat, level=data.level)
 
     @post("/{game_id:str}/seats/{seat:int}/claim", operation_id="claim_seat", status_code=201,
           summary="Claim a seat", responses=problems(400, 404, 409))

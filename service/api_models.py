@@ -35,6 +35,9 @@ class CreateGameRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields
     kind: Literal["pantheon"] = "pantheon"
     options: GameOptions = GameOptions()  # type: ignore[valid-type]
     seats: Annotated[list[HumanSeat | AiSeat], Meta(min_length=2, max_length=4)]
+    # a human seat awaited this long without an answer is handed to the AI (greedy), so abandoned
+    # games finish; null: never
+    idle_seconds: Annotated[int, Meta(ge=10, le=30 * 24 * 3600)] | None = None
 
 
 class GameCreatedResponse(Struct, frozen=True, kw_only=True):
@@ -188,3 +191,14 @@ class Rejected(Struct, frozen=True, kw_only=True):
     code: str
     message: str
     command: dict[str, Any]
+
+
+class HandToAi(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Hand a seat to the AI from now on (the game's admin token)."""
+
+    level: Literal["random", "greedy", "strong"] = "greedy"
+
+
+class SeatHanded(Struct, frozen=True, kw_only=True):
+    seat: int
+    level: str

@@ -105,6 +105,23 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ladder(args: argparse.Namespace) -> int:
+    import time
+
+    from domain.pantheon.bots import BOTS
+    from service.ladder import ladder, report
+
+    bots = args.bots.split(",")
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown or len(bots) < 2:
+        print(f"--bots needs two or more of {sorted(BOTS)} (got {args.bots})", file=sys.stderr)
+        return 2
+    lines, summary = report(ladder(bots, args.games, args.players, args.seed, time.perf_counter))
+    print("\n".join(lines))
+    print(json.dumps(summary))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server")
     sub = p.add_subparsers(dest="command", required=True)
@@ -119,6 +136,12 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--no-check", action="store_true", help="skip the invariant and replay checks (for speed)")
     s.add_argument("--export", metavar="DIR", help="write every game as an auditable JSON Lines file into DIR")
     s.set_defaults(func=_simulate)
+    ld = sub.add_parser("ladder", help="play bots against each other (seats rotated); win rates")
+    ld.add_argument("--games", type=int, default=20)
+    ld.add_argument("--bots", required=True, help="comma-separated bot names, e.g. greedy,random")
+    ld.add_argument("--players", type=int, choices=[2, 3, 4], default=2)
+    ld.add_argument("--seed", default="0")
+    ld.set_defaults(func=_ladder)
     sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)").set_defaults(func=_serve)
     sub.add_parser("api", help="run the HTTP API against REDIS_URL").set_defaults(func=_api)
     w = sub.add_parser("worker", help="run an RQ worker for AI turns against REDIS_URL")

@@ -95,14 +95,14 @@ class GameService:
     _tokens: OrderedDict = field(default_factory=OrderedDict)
 
     # --- writes ---------------------------------------------------------------------------
-    async def create(self, kind: str, options: dict, seats: list[SeatSpec]) -> Created:
+    async def create(self, kind: str, options: dict, seats: list[SeatSpec], *, idle_seconds: int | None = None) -> Created:
         decider = DECIDERS.get(kind)
         if decider is None:
             raise ServiceError(422, "unknown_kind", f"There is no game kind {kind!r}; try 'pantheon'.")
         command = self._command(decider, {"type": "create_game", "options": {**options, "players": len(seats)}})
         game, seed = new_game_id(), secrets.token_bytes(32)
         events = self._decide(decider, None, command, seed, game, 0)
-        meta, admin = new_meta(kind, seed, seats)
+        meta, admin = new_meta(kind, seed, seats, **({"idle_seconds": idle_seconds} if idle_seconds else {}))
         envelopes = wrap_batch(game, 0, "", events, command, seat=None, recorded_at=meta["created_at"],
                                facts=first_facts(meta))
         return await self.start(game, envelopes, meta, admin)
@@ -201,6 +201,17 @@ class GameService:
     def _duplicate(outcome: bytes) -> Submitted:
         prior = msgspec.json.decode(outcome)
         return Submitted(version=prior["version"], first=prior["first"], duplicate=True, awaiting=prior.get("awaiting"))
+
+    async def hand_to_ai(self, game: str, seat: int, level: str) -> None:
+        """The AI plays `seat` from now on; scheduled at once if the game awaits that seat."""
+        seats = msgspec.json.decode((await self._meta(game))["seats"])
+        if not 0 <= seat < len(seats):
+            raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
+        await self.store.set_meta(game, **{f"ai:{seat}": level})
+        version, state = await self.state_at(game)
+        awaited = DECIDERS[await self.kind(game)].awaited(state)
+        if awaited is not None and awaited.seat == seat and self.on_awaiting is not None:
+            self.on_awaiting(game, version, seat)
 
     async def record_rejected(self, game: str, version: int, seat: int | None, command: Any, code: str,
                               message: str) -> None:

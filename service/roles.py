@@ -10,6 +10,7 @@ import sys
 
 from .config import Settings
 
+
 def _require_redis(settings: Settings) -> str:
     if not settings.redis_url:
         sys.exit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run this role on its own, "
@@ -34,7 +35,7 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
     import threading
 
     from redis import Redis
-    from rq import Queue, Worker
+    from rq import Queue, SimpleWorker
 
     from .ai import Scheduler, queue_name
 
@@ -52,7 +53,9 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
 
     threading.Thread(target=sweeper, daemon=True, name="ai-sweeper").start()
     try:
-        Worker([Queue(queue_name(settings.prefix), connection=connection)], connection=connection).work(burst=burst)
+        # SimpleWorker runs each job in this process (no fork per job): an AI turn is short, and a
+        # worker that dies mid-job is covered by the sweeper and the idempotency key.
+        SimpleWorker([Queue(queue_name(settings.prefix), connection=connection)], connection=connection).work(burst=burst)
     finally:
         stop.set()
 
