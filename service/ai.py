@@ -16,6 +16,8 @@ import redis
 from rq import Queue, Retry, get_current_job
 from rq.job import Job, JobStatus
 
+from .store import EventStore
+
 
 def queue_name(prefix: str) -> str:
     """The RQ queue of a deployment's AI turns (its key prefix in the name keeps deployments apart)."""
@@ -52,19 +54,22 @@ class Scheduler:
         self.redis_url, self.prefix, self.partitions = redis_url, prefix, partitions
         self.redis = redis.Redis.from_url(redis_url)
         self.queue = Queue(queue_name(prefix), connection=self.redis)
+        self._keys = EventStore(self.redis, prefix, partitions)  # only for its key layout
 
     @property
     def awaiting_key(self) -> str:
         return f"{self.prefix}:ai:awaiting"
 
     def meta_key(self, game: str) -> str:
-        from .store import EventStore
-
-        return EventStore(self.redis, self.prefix, self.partitions).keys(game).meta
+        return self._keys.keys(game).meta
 
     def __call__(self, game: str, version: int, seat: int) -> None:
-        self.redis.hset(self.awaiting_key, game, f"{version}|{seat}|{time.time():.3f}")
-        if ai_level(self.redis.hgetall(self.meta_key(game)), seat) is not None:
+        # Called on every accepted command (from the API's event loop): one round trip.
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(self.awaiting_key, game, f"{version}|{seat}|{time.time():.3f}")
+        pipe.hgetall(self.meta_key(game))
+        _, meta = pipe.execute()
+        if ai_level(meta, seat) is not None:
             self.enqueue(game, version, seat)
 
     def enqueue(self, game: str, version: int, seat: int, attempt: int = 0) -> None:
@@ -76,7 +81,7 @@ class Scheduler:
         self.queue.enqueue(play_ai_turn, self.redis_url, self.prefix, self.partitions, game, version, seat,
                            job_id=job_id, job_timeout=JOB_TIMEOUT_S, retry=Retry(max=3, interval=[1, 2, 5]))
 
-    def sweep(self, idle_after_s: float | None = None) -> int:
+    def sweep(self) -> int:
         """Re-enqueue AI turns whose job is gone, failed or held by a dead worker; hand human seats
         idle past the game's `idle_seconds` to the AI. The number of turns enqueued."""
         enqueued = 0

@@ -40,8 +40,7 @@ class AuditController(Controller):
         """A new game whose first `at` events are this game's, with a new secret seed (so a fork of a
         running game learns nothing of its hidden future) and its own seats."""
         created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats])
-        return GameCreatedResponse(game=created.game, admin_token=created.admin_token, version=created.version,
-                                   commitment=created.commitment)
+        return GameCreatedResponse.of(created)
 
     @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game", responses=problems(400, 404))
     async def audit_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> AuditReport:

@@ -86,8 +86,7 @@ class GamesController(Controller):
         options = msgspec.to_builtins(data.options)
         created = await service.create(data.kind, options, [_seat_spec(s) for s in data.seats],
                                        idle_seconds=data.idle_seconds)
-        return GameCreatedResponse(game=created.game, admin_token=created.admin_token, version=created.version,
-                                   commitment=created.commitment)
+        return GameCreatedResponse.of(created)
 
     @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))
     async def list_games(

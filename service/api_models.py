@@ -48,6 +48,12 @@ class GameCreatedResponse(Struct, frozen=True, kw_only=True):
     version: int
     commitment: str  # sha256 of the secret seed, revealed when the game ends
 
+    @classmethod
+    def of(cls, created) -> GameCreatedResponse:
+        """The answer for a game the service has just created (or forked)."""
+        return cls(game=created.game, admin_token=created.admin_token, version=created.version,
+                   commitment=created.commitment)
+
 
 class SeatClaimed(Struct, frozen=True, kw_only=True):
     """A seat token, shown only this once: send it as `Authorization: Bearer <token>`."""

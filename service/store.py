@@ -7,7 +7,6 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-import msgspec
 from redis.asyncio import Redis
 
 from .codec import PACK, UNPACK_ENVELOPE, Envelope
@@ -132,7 +131,3 @@ class EventStore:
         k = self.keys(game)
         await self.redis.delete(k.events, k.meta, k.idempotency, k.rejected)
 
-
-def decode_payload(envelope: Envelope, decoder: msgspec.msgpack.Decoder):
-    """The domain event inside an envelope."""
-    return decoder.decode(envelope.payload)

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from domain.kernel import Rng
 
 from . import events as ev
+from .evolve import _HANDLERS as EVOLVE
+from .evolve import evolve
 from .state import State, clone
-from .evolve import _HANDLERS as EVOLVE, evolve
 from .vocabulary import CARDS, EMPTY_SLOT
 
 

@@ -11,15 +11,34 @@ from domain.kernel import DomainError, Rng
 from . import commands as cmd
 from . import events as ev
 from .chance import Context, draw_cards, draw_god, refill_display
-from .flow import bonus_column_sites, advance, god_benefit, seat_order
+from .flow import advance, bonus_column_sites, god_benefit, seat_order
 from .rules import (
-    board_of, cards_from, check_payment, components_of, count_gods, hex_index, money_of,
-    movement_steps, plan_placements, price_purchases, require_in_hand, stonkus_money,
+    board_of,
+    cards_from,
+    check_payment,
+    components_of,
+    count_gods,
+    hex_index,
+    money_of,
+    movement_steps,
+    plan_placements,
+    price_purchases,
+    require_in_hand,
+    stonkus_money,
 )
 from .state import State
 from .vocabulary import (
-    CARD_INDEX, CARDS, CARTAGO_MONEY, DRAW_ACTION_CARDS, EMPTY_SLOT, FOLLOW_UP_DECLINE_CARDS,
-    GALLIA_CARDS, MAX_LEVEL, MONEY_CARDS, SACRIFICE_INDEX, god_of,
+    CARD_INDEX,
+    CARDS,
+    CARTAGO_MONEY,
+    DRAW_ACTION_CARDS,
+    EMPTY_SLOT,
+    FOLLOW_UP_DECLINE_CARDS,
+    GALLIA_CARDS,
+    MAX_LEVEL,
+    MONEY_CARDS,
+    SACRIFICE_INDEX,
+    god_of,
 )
 
 Task = ev.Task

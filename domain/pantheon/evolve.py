@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import events as ev
-from .commands import Reserve, SacrificeTile
 from .board import load_board
+from .commands import Reserve, SacrificeTile
 from .components import load_components
 from .rules import board_of, chain_route, components_of, route_at_epoch_start
 from .state import SeatState, State
-from .vocabulary import CARD_INDEX, COLUMN, EMPTY_SLOT, FOOT, PIECE_CODE, SACRIFICE_INDEX, special_money_card
+from .vocabulary import (
+    CARD_INDEX,
+    COLUMN,
+    EMPTY_SLOT,
+    FOOT,
+    PIECE_CODE,
+    SACRIFICE_INDEX,
+    special_money_card,
+)
 
 
 def evolve(state: State | None, event: ev.Event) -> State:

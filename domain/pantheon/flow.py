@@ -9,8 +9,16 @@ from . import events as ev
 from .chance import Context, draw_cards, draw_god, pick_from_bag, pick_half_gods
 from .rules import board_of, components_of, coords_of, count_gods, sacrifice_options
 from .vocabulary import (
-    DEPRACCUS_CARDS, EPOCHS, GERMANIA_HAND, NATIONS, PHASE_END_POINTS, PLAESIRIS_HALF_GODS,
-    ROMA_CARDS, SCORING_EPOCHS, column_points, god_of,
+    DEPRACCUS_CARDS,
+    EPOCHS,
+    GERMANIA_HAND,
+    NATIONS,
+    PHASE_END_POINTS,
+    PLAESIRIS_HALF_GODS,
+    ROMA_CARDS,
+    SCORING_EPOCHS,
+    column_points,
+    god_of,
 )
 
 Task = ev.Task

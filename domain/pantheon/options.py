@@ -9,12 +9,27 @@ from __future__ import annotations
 from .commands import Place
 from .flow import bonus_column_sites
 from .rules import (
-    Planner, board_of, components_of, coords_of, count_gods, money_of,
-    movement_steps, payment_options, plan_placements, sacrifice_options, stonkus_money,
+    Planner,
+    board_of,
+    components_of,
+    coords_of,
+    count_gods,
+    money_of,
+    movement_steps,
+    payment_options,
+    plan_placements,
+    sacrifice_options,
+    stonkus_money,
 )
 from .state import State
 from .vocabulary import (
-    CARD_INDEX, CARDS, CARTAGO_MONEY, DRAW_ACTION_CARDS, EMPTY_SLOT, MAX_LEVEL, MONEY_CARDS,
+    CARD_INDEX,
+    CARDS,
+    CARTAGO_MONEY,
+    DRAW_ACTION_CARDS,
+    EMPTY_SLOT,
+    MAX_LEVEL,
+    MONEY_CARDS,
     SACRIFICES,
 )
 
@@ -86,7 +101,7 @@ def _draw_options(state: State, left: int) -> dict:
             "pile": True}
 
 
-def _action(state: State, seat: int, n: int) -> dict:
+def _action(state: State, seat: int) -> dict:
     me = state.seats[seat]
     money = {card: me.hand[CARD_INDEX[card]] for card in MONEY_CARDS if me.hand[CARD_INDEX[card]]}
     budget = money_of(me.hand) + stonkus_money(state, me)
@@ -129,7 +144,7 @@ def _exchange(state, seat, task):
 
 
 _BY_DECISION = {
-    "action": lambda s, seat, t: _action(s, seat, t.n),
+    "action": lambda s, seat, t: _action(s, seat),
     "follow_up": _follow_up,
     "draw": lambda s, seat, t: _draw_options(s, t.n),
     "extra_action": lambda s, seat, t: {"use_traitera": True, "pass": True},

@@ -7,11 +7,26 @@ import random
 from . import commands as cmd
 from .options import buy_options, legal_options
 from .rules import (
-    Planner, can_pay, components_of, coords_of, count_gods, money_of, movement_steps,
-    payment_options, sacrifice_supply, stonkus_money,
+    Planner,
+    can_pay,
+    components_of,
+    coords_of,
+    count_gods,
+    money_of,
+    movement_steps,
+    payment_options,
+    sacrifice_supply,
+    stonkus_money,
 )
 from .state import State
-from .vocabulary import CARD_INDEX, CARDS, EMPTY_SLOT, MONEY_CARDS, MONEY_VALUE, MOVEMENT
+from .vocabulary import (
+    CARD_INDEX,
+    CARDS,
+    EMPTY_SLOT,
+    MONEY_CARDS,
+    MONEY_VALUE,
+    MOVEMENT,
+)
 
 
 def _random_placements(planner: Planner, budget: int, rnd: random.Random) -> list[tuple[str, tuple, bool]]:

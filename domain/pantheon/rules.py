@@ -13,7 +13,16 @@ from .commands import Hex, PlacePiece, Purchase, Reserve, SacrificeTile
 from .components import Components, GodsTile, load_components
 from .state import SeatState, State
 from .vocabulary import (
-    BIG_FOOT_STEPS, CARD_INDEX, COLUMN, FOOT, MAX_LEVEL, MOVEMENT_STEPS_PER_CARD, PIECE_CODE, SACRIFICE_INDEX, SACRIFICES, god_of,
+    BIG_FOOT_STEPS,
+    CARD_INDEX,
+    COLUMN,
+    FOOT,
+    MAX_LEVEL,
+    MOVEMENT_STEPS_PER_CARD,
+    PIECE_CODE,
+    SACRIFICE_INDEX,
+    SACRIFICES,
+    god_of,
 )
 
 

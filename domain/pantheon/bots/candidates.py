@@ -10,11 +10,25 @@ from .. import commands as cmd
 from ..options import legal_options
 from ..random_play import random_command
 from ..rules import (
-    Planner, components_of, coords_of, count_gods, money_of, movement_steps, payment_options,
+    Planner,
+    components_of,
+    coords_of,
+    count_gods,
+    money_of,
+    movement_steps,
+    payment_options,
     stonkus_money,
 )
 from ..state import State
-from ..vocabulary import CARD_INDEX, COLUMN, EMPTY_SLOT, MAX_LEVEL, MONEY_CARDS, MOVEMENT, SACRIFICES
+from ..vocabulary import (
+    CARD_INDEX,
+    COLUMN,
+    EMPTY_SLOT,
+    MAX_LEVEL,
+    MONEY_CARDS,
+    MOVEMENT,
+    SACRIFICES,
+)
 
 _KEY = msgspec.json.Encoder()
 
