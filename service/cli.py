@@ -116,7 +116,7 @@ def _ladder(args: argparse.Namespace) -> int:
     if unknown or len(bots) < 2:
         print(f"--bots needs two or more of {sorted(BOTS)} (got {args.bots})", file=sys.stderr)
         return 2
-    lines, summary = report(ladder(bots, args.games, args.players, args.seed, time.perf_counter))
+    lines, summary = report(ladder(bots, args.games, args.players, args.seed, time.perf_counter, args.jobs))
     print("\n".join(lines))
     print(json.dumps(summary))
     return 0
@@ -141,6 +141,7 @@ def parser() -> argparse.ArgumentParser:
     ld.add_argument("--bots", required=True, help="comma-separated bot names, e.g. greedy,random")
     ld.add_argument("--players", type=int, choices=[2, 3, 4], default=2)
     ld.add_argument("--seed", default="0")
+    ld.add_argument("--jobs", type=int, default=1, help="games played in this many processes at once (same results)")
     ld.set_defaults(func=_ladder)
     sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)").set_defaults(func=_serve)
     sub.add_parser("api", help="run the HTTP API against REDIS_URL").set_defaults(func=_api)

@@ -62,14 +62,33 @@ def play(names: list[str], seed: bytes, game: str, rnd: random.Random, tallies: 
     return winners
 
 
-def ladder(bots: list[str], games: int, players: int, seed: str, clock) -> dict[str, Tally]:
-    """Play `games` games; the same seed gives the same games. Tallies per bot (per seat played)."""
+def _play_games(bots: list[str], indices: range, players: int, seed: str, clock) -> dict[str, Tally]:
     tallies = {name: Tally() for name in bots}
     with fewer_gc_passes():
-        for index in range(games):
+        for index in indices:
             game_seed = hashlib.sha256(f"pantheon-ladder:{seed}:{index}".encode()).digest()
             play(seating(bots, players, index), game_seed, f"ladder-{index}", random.Random(f"{seed}:{index}"),
                  tallies, clock)
+    return tallies
+
+
+def ladder(bots: list[str], games: int, players: int, seed: str, clock, jobs: int = 1) -> dict[str, Tally]:
+    """Play `games` games; the same seed gives the same games whatever `jobs` is (game i depends
+    only on the seed and i). Tallies per bot (per seat played); `jobs` > 1 plays in processes."""
+    if jobs <= 1 or games <= 1:
+        return _play_games(bots, range(games), players, seed, clock)
+    from concurrent.futures import ProcessPoolExecutor
+
+    tallies = {name: Tally() for name in bots}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = [pool.submit(_play_games, bots, range(j, games, jobs), players, seed, clock) for j in range(jobs)]
+        for part in parts:
+            for name, t in part.result().items():
+                total = tallies[name]
+                total.games += t.games
+                total.wins += t.wins
+                total.move_seconds += t.move_seconds
+                total.scores += t.scores
     return tallies
 
 

@@ -20,8 +20,9 @@ def main() -> None:
     p.add_argument("--bots", default="strong,greedy")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", default="bench")
+    p.add_argument("--jobs", type=int, default=1, help="processes (timings are per move, so use one per core)")
     args = p.parse_args()
-    tallies = ladder(args.bots.split(","), args.games, args.players, args.seed, time.perf_counter)
+    tallies = ladder(args.bots.split(","), args.games, args.players, args.seed, time.perf_counter, args.jobs)
     lines, summary = report(tallies)
     print("\n".join(lines))
     print(json.dumps({"move_ms": {name: {"moves": len(t.move_seconds),
