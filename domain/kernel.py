@@ -58,6 +58,17 @@ class Decider:
     evolve_all: Callable[[Any, Iterable[Any]], Any] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Bots:
+    """A game's AI players, for the platform: what a seat may know (the only input a bot gets),
+    a hash of that knowledge (recorded with every AI command), and a bot by name and parameters."""
+
+    knowledge: Callable[[Any, int], Any]
+    view_hash: Callable[[Any], str]
+    make: Callable[..., Any]  # make(name, **params) -> an object with name, params, budget, choose()
+    names: frozenset[str]
+
+
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:
     """Replay: evolve every event into the state, starting from the initial state. Never draws."""
     if state is None:

@@ -127,36 +127,87 @@ def _idle_limit(meta: dict[bytes, bytes]) -> float | None:
     return float(value) if value else None
 
 
-def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int) -> str:
-    """The RQ job: play the AI seat's turn if the game still awaits it at `version`."""
-    return asyncio.run(_play(redis_url, prefix, partitions, game, version, seat))
+class _Runtime:
+    """What a worker process keeps from one AI turn to the next, per deployment: an event loop, a
+    Redis client and a GameService whose cached folds are caught up with the stream on each turn
+    instead of being rebuilt from the first event."""
+
+    def __init__(self, redis_url: str, prefix: str, partitions: int) -> None:
+        from redis.asyncio import Redis
+
+        from .games import GameService
+
+        self.loop = asyncio.new_event_loop()
+        self.client = Redis.from_url(redis_url)
+        self.service = GameService(EventStore(self.client, prefix=prefix, partitions=partitions),
+                                   on_awaiting=Scheduler(redis_url, prefix, partitions))
+        self.prefix = prefix
+
+    def close(self) -> None:
+        try:
+            self.loop.run_until_complete(self.client.aclose())
+        finally:
+            self.loop.close()
+            self.service.on_awaiting.redis.close()
 
 
-async def _play(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int) -> str:
-    from redis.asyncio import Redis
+_RUNTIMES: dict[tuple[str, str, int], _Runtime] = {}
 
-    from domain.pantheon.bots import make_bot, seat_knowledge, view_hash
 
-    from .games import DECIDERS, GameService
-    from .store import EventStore
+def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int) -> dict:
+    """The RQ job: play the AI seat's turn if the game still awaits it at `version`. Its result says
+    what happened ("played", "duplicate", "stale" or "not_ai"), how long the bot thought and when the events
+    were stored (for the overhead benchmark)."""
+    key = (redis_url, prefix, partitions)
+    runtime = _RUNTIMES.get(key)
+    if runtime is None:
+        runtime = _RUNTIMES[key] = _Runtime(redis_url, prefix, partitions)
+    try:
+        return runtime.loop.run_until_complete(_play(runtime, game, version, seat))
+    except BaseException:
+        # A job timeout interrupts the loop wherever it is: start the next turn from scratch.
+        _RUNTIMES.pop(key, None)
+        try:
+            runtime.close()
+        except Exception:
+            pass
+        raise
 
-    client = Redis.from_url(redis_url)
+
+def provenance_of(bots, bot, knowledge, rng_seed: str) -> dict[str, str]:
+    """What an AI command records about its decision: enough for an auditor to rebuild the seat's
+    knowledge, compare its hash and run the same bot with the same parameters and RNG again."""
+    return {"bot": bot.name, "params": json.dumps(bot.params, sort_keys=True), "budget": bot.budget,
+            "view": bots.view_hash(knowledge), "rng": rng_seed}
+
+
+async def _play(runtime: _Runtime, game: str, version: int, seat: int) -> dict:
     job = get_current_job()
     if job is not None:
-        await client.set(lease_key(prefix, job.id), 1, ex=max(1, int(LEASE_S)))
-    try:
-        service = GameService(EventStore(client, prefix=prefix, partitions=partitions),
-                              on_awaiting=Scheduler(redis_url, prefix, partitions))
-        current, state = await service.state_at(game)
-        awaited = DECIDERS[await service.kind(game)].awaited(state)
-        if current != version or awaited is None or awaited.seat != seat:
-            return "stale"
-        bot = make_bot(ai_level(await service.meta(game), seat) or "random")
-        knowledge = seat_knowledge(state, seat)  # the bot sees only what its seat may see
-        command = bot.choose(knowledge, seat, random.Random(turn_key(game, version, seat)))
-        provenance = {"bot": bot.name, "params": json.dumps(bot.params, sort_keys=True), "view": view_hash(knowledge)}
-        done = await service.submit(game, seat, msgspec.to_builtins(command), idempotency_key=turn_key(game, version, seat),
-                                    provenance=provenance)
-        return "duplicate" if done.duplicate else "played"
-    finally:
-        await client.aclose()
+        await runtime.client.set(lease_key(runtime.prefix, job.id), 1, ex=max(1, int(LEASE_S)))
+    return await play_turn(runtime.service, game, version, seat)
+
+
+async def play_turn(service, game: str, version: int, seat: int) -> dict:
+    """Decide the AI seat's turn from its knowledge only and submit it like a person would, with
+    its provenance; nothing if the game no longer awaits this seat at `version`."""
+    from .games import BOTS, DECIDERS
+
+    current, state = await service.state_at(game)
+    kind = await service.kind(game)
+    awaited = DECIDERS[kind].awaited(state)
+    if current != version or awaited is None or awaited.seat != seat:
+        return {"outcome": "stale"}
+    level = ai_level(await service.meta(game), seat)
+    if level is None:  # taken back by its person since the turn was enqueued
+        return {"outcome": "not_ai"}
+    bots = BOTS[kind]
+    bot = bots.make(level)
+    knowledge = bots.knowledge(state, seat)  # the bot sees only what its seat may see
+    key = turn_key(game, version, seat)
+    started = time.perf_counter()
+    command = bot.choose(knowledge, seat, random.Random(key))
+    think = time.perf_counter() - started
+    provenance = provenance_of(bots, bot, knowledge, key)
+    done = await service.submit(game, seat, msgspec.to_builtins(command), idempotency_key=key, provenance=provenance)
+    return {"outcome": "duplicate" if done.duplicate else "played", "think_s": think, "stored_at": time.time()}

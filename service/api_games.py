@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
+from .ai import ai_level
 from .api_auth import GameIdParam, bearer, provide_service, require
 from .api_models import (
     AiSeat,
@@ -56,8 +57,9 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
     decider = DECIDERS[meta["kind"].decode()]
     version, state = await service.state_at(game)
     specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
-    seats = [SeatInfo(seat=i, type="ai" if s.type == "ai" else "human", level=s.level,
-                      claimed=s.type == "ai" or f"seat:{i}" in meta) for i, s in enumerate(specs)]
+    levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
+    seats = [SeatInfo(seat=i, type="ai" if level else "human", level=level,
+                      claimed=level is not None or f"seat:{i}" in meta) for i, level in enumerate(levels)]
     open_seats = [s.seat for s in seats if not s.claimed]
     finished = decider.is_terminal(state)
     awaited = decider.awaited(state)
@@ -118,6 +120,21 @@ class GamesController(Controller):
         require(await service.is_admin(game_id, token), 403, "wrong_token", "Only the game's admin token may do this.")
         await service.hand_to_ai(game_id, seat, data.level)
         return SeatHanded(seat=seat, level=data.level)
+
+    @delete("/{game_id:str}/seats/{seat:int}/ai", operation_id="take_seat_back", status_code=200,
+            summary="Take a seat back from the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))
+    async def take_seat_back(self, game_id: GameIdParam, seat: SeatParam, request: Request,
+                             service: NamedDependency[GameService]) -> SeatInfo:
+        """A seat handed to the AI (by the admin, or for being idle) is played by its person again:
+        send that seat's token or the admin token. If the game awaits the seat, its idle clock
+        starts afresh. 409 for a seat that was not handed over."""
+        token = bearer(request)
+        require(token is not None, 401, "missing_token",
+                "Send the seat's token or the game's admin token as Authorization: Bearer <token>.")
+        require(await service.seat_of(game_id, token) == seat or await service.is_admin(game_id, token), 403,
+                "wrong_token", "Only this seat's token or the game's admin token may take the seat back.")
+        await service.take_back(game_id, seat)
+        return next(s for s in (await game_detail(service, game_id)).seats if s.seat == seat)
 
     @post("/{game_id:str}/seats/{seat:int}/claim", operation_id="claim_seat", status_code=201,
           summary="Claim a seat", responses=problems(400, 404, 409))

@@ -1,15 +1,18 @@
 """Audit: check a game's log as a whole — the seed against its commitment, the hash chain, every
-event re-derived by deciding the recorded commands again with the seed, and the final scores —
-and tell a person what happened, with the score after every event."""
+event re-derived by deciding the recorded commands again with the seed, every AI command's view
+(and, when asked, its decision), and the final scores — and tell a person what happened, with the
+score after every event."""
 
 from __future__ import annotations
 
 import hashlib
+import json
+import random
 from dataclasses import dataclass, field
 
 import msgspec
 
-from domain.kernel import Decider, DomainError
+from domain.kernel import Bots, Decider, DomainError
 from domain.rng import game_rng
 
 from .codec import GENESIS_HASH, Envelope, chain_hash
@@ -45,12 +48,15 @@ class Report:
                 "checks": {c.name: c.ok for c in self.checks}}
 
 
-def audit(header: Header, envelopes: list[Envelope], decider: Decider) -> Report:
-    """Every check on one game's log; never raises on a bad log, it reports it."""
+def audit(header: Header, envelopes: list[Envelope], decider: Decider, bots: Bots | None = None, *,
+          rerun_bots: bool = False) -> Report:
+    """Every check on one game's log; never raises on a bad log, it reports it. With the kind's
+    `bots`, every AI command's recorded view hash is compared with the seat's knowledge rebuilt at
+    that point; with `rerun_bots` too, the bot is run again on it and must choose the same command."""
     report = Report(game=header.game, events=len(envelopes))
     seed = _check_seed(header, envelopes, report)
     _check_chain(header, envelopes, report)
-    _replay_and_redecide(header, envelopes, decider, seed, report)
+    _replay_and_redecide(header, envelopes, decider, seed, report, _AiCheck(bots, rerun_bots))
     return report
 
 
@@ -96,7 +102,7 @@ def _batches(envelopes: list[Envelope]) -> list[list[Envelope]]:
 
 
 def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Decider, seed: bytes | None,
-                         report: Report) -> None:
+                         report: Report, ai: _AiCheck) -> None:
     events_of = msgspec.msgpack.Decoder(decider.event_type)
     commands_of = msgspec.msgpack.Decoder(decider.command_type)
     prefix = (header.lineage or {}).get("at", 0)
@@ -114,6 +120,8 @@ def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Dec
         if seed is not None and command is not None and first > prefix and redecide_failure is None:
             redecide_failure = _redecide(decider, state, command, seed, header.game, first - 1, events)
             redecided += redecide_failure is None
+        if batch[0].provenance is not None and command is not None:
+            ai.check(state, batch[0], command)
         for e, event in zip(batch, events):
             try:
                 state = decider.evolve(state, event)
@@ -124,6 +132,7 @@ def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Dec
             report.story.append(_line(e, shown, command if e is batch[0] else None, state))
     report.checks.append(Check("replay", True, f"{len(envelopes)} events replay"))
     _add_redecide_check(report, seed, redecided, redecide_failure, prefix)
+    report.checks.extend(ai.results())
     _check_scores(decider, state, events, report)
 
 
@@ -163,6 +172,62 @@ def _add_redecide_check(report: Report, seed, redecided: int, failure: int | Non
         report.checks.append(Check("commands_redecided", True,
                                    f"{redecided} commands decided again{after} give exactly the recorded events "
                                    "and random outcomes"))
+
+
+class _AiCheck:
+    """The AI commands' provenance: the view each decided from, and optionally the decision."""
+
+    def __init__(self, bots: Bots | None, rerun: bool) -> None:
+        self.bots, self.rerun = bots, rerun
+        self.commands, self.rerun_count, self.view_failure, self.rerun_failure = 0, 0, None, None
+
+    def check(self, state, e: Envelope, command) -> None:
+        self.commands += 1
+        if self.bots is None or self.view_failure is not None:
+            return
+        provenance = e.provenance or {}
+        try:
+            knowledge = self.bots.knowledge(state, e.seat)
+            seen = self.bots.view_hash(knowledge) == provenance.get("view")
+        except Exception:  # a damaged log (no seat, a seat out of range): a failure, not a crash
+            seen = False
+        if not seen:
+            self.view_failure = e.version
+        elif self.rerun and self.rerun_failure is None:
+            self.rerun_count += 1
+            if not self._same_choice(knowledge, e, command):
+                self.rerun_failure = e.version
+
+    def _same_choice(self, knowledge, e: Envelope, command) -> bool:
+        provenance = e.provenance or {}
+        try:
+            bot = self.bots.make(provenance["bot"], **json.loads(provenance["params"]))
+            again = bot.choose(knowledge, e.seat, random.Random(provenance["rng"]))
+        except Exception:  # an unknown bot, bad parameters or no RNG seed: it cannot be confirmed
+            return False
+        return msgspec.to_builtins(again) == msgspec.to_builtins(command)
+
+    def results(self) -> list[Check]:
+        if self.commands == 0:
+            return [Check("ai_views", True, "no AI commands in this game")]
+        if self.bots is None:
+            return [Check("ai_views", None, f"{self.commands} AI commands, but no bots are known for this game kind")]
+        checks = [Check("ai_views", False, f"the AI command at event {self.view_failure} records the hash of a "
+                        "view that is not its seat's knowledge there", self.view_failure)
+                  if self.view_failure is not None else
+                  Check("ai_views", True, f"{self.commands} AI commands each decided from exactly its seat's "
+                        "knowledge (view hashes match)")]
+        if not self.rerun:
+            return checks
+        if self.rerun_failure is not None:
+            checks.append(Check("ai_decisions", False, f"the recorded bot, run again on its view at event "
+                                f"{self.rerun_failure}, chooses another command", self.rerun_failure))
+        elif self.view_failure is not None:
+            checks.append(Check("ai_decisions", None, "not run past the AI command whose view does not match"))
+        else:
+            checks.append(Check("ai_decisions", True, f"{self.rerun_count} AI commands chosen again, identically, by "
+                                "the recorded bot with its parameters and RNG"))
+        return checks
 
 
 def _check_scores(decider: Decider, state, last_events: list, report: Report) -> None:

@@ -7,7 +7,7 @@ import sys
 
 from .audit import Check, Report, audit
 from .export import ExportError, read_export
-from .games import DECIDERS
+from .games import BOTS, DECIDERS
 
 
 def _decider_for(kind: str):
@@ -28,7 +28,7 @@ def print_report(report: Report, *, quiet: bool = False, out=None) -> None:
     print(json.dumps(report.summary()), file=out)
 
 
-def audit_file(path: str) -> Report:
+def audit_file(path: str, *, rerun_bots: bool = False) -> Report:
     """The audit of an exported file; a file that is unreadable or altered fails the `file` check."""
     with open(path, "rb") as f:
         lines = f.read().splitlines()
@@ -38,12 +38,12 @@ def audit_file(path: str) -> Report:
         report = Report(game="?", events=max(len(lines) - 1, 0))
         report.checks.append(Check("file", False, str(error), error.version))
         return report
-    report = audit(header, envelopes, DECIDERS[header.kind])
+    report = audit(header, envelopes, DECIDERS[header.kind], BOTS.get(header.kind), rerun_bots=rerun_bots)
     report.checks.insert(0, Check("file", True, "every line is exactly as exported"))
     return report
 
 
-def audit_command(path: str | None, game: str | None, *, quiet: bool = False) -> int:
+def audit_command(path: str | None, game: str | None, *, quiet: bool = False, rerun_bots: bool = False) -> int:
     if bool(path) == bool(game):
         print("Give either an exported FILE or --game ID.", file=sys.stderr)
         return 2
@@ -52,9 +52,9 @@ def audit_command(path: str | None, game: str | None, *, quiet: bool = False) ->
             from .server_tools import fetch_export
 
             header, envelopes = fetch_export(game)
-            report = audit(header, envelopes, DECIDERS[header.kind])
+            report = audit(header, envelopes, DECIDERS[header.kind], BOTS.get(header.kind), rerun_bots=rerun_bots)
         else:
-            report = audit_file(path)
+            report = audit_file(path, rerun_bots=rerun_bots)
     except OSError as error:
         print(json.dumps({"ok": False, "events": 0, "first_failure": None, "error": str(error)}))
         return 1

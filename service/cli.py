@@ -81,7 +81,7 @@ def _rebuild(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     from service.audit_cli import audit_command
 
-    return audit_command(args.file, args.game, quiet=args.quiet)
+    return audit_command(args.file, args.game, quiet=args.quiet, rerun_bots=args.bots)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -160,10 +160,12 @@ def parser() -> argparse.ArgumentParser:
     rb.add_argument("--concurrency", type=int, default=16, help="games folded at once")
     rb.add_argument("--only", action="append", metavar="NAME", help="rebuild only this projection (repeatable)")
     rb.set_defaults(func=_rebuild)
-    a = sub.add_parser("audit", help="check a game: seed, hash chain, every command decided again, scores")
+    a = sub.add_parser("audit", help="check a game: seed, hash chain, every command decided again, AI views, scores")
     a.add_argument("file", nargs="?", help="an exported game (JSON Lines); no server needed")
     a.add_argument("--game", help="a game id on the server at REDIS_URL")
     a.add_argument("--quiet", action="store_true", help="print only the checks, not the story")
+    a.add_argument("--bots", action="store_true",
+                   help="also run every AI command's recorded bot again on its view: it must choose the same command")
     a.set_defaults(func=_audit)
     e = sub.add_parser("export", help="write a game (REDIS_URL) as JSON Lines to standard output")
     e.add_argument("game")

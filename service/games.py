@@ -14,14 +14,16 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Decider, DomainError, fold
+from domain.kernel import Bots, Decider, DomainError, fold
 from domain.pantheon import PANTHEON
+from domain.pantheon.bots import PANTHEON_BOTS
 from domain.rng import commitment, game_rng
 
 from .codec import JSON, Envelope, wrap_batch
 from .store import EventStore, VersionConflict
 
 DECIDERS: dict[str, Decider] = {"pantheon": PANTHEON}
+BOTS: dict[str, Bots] = {"pantheon": PANTHEON_BOTS}  # each kind's AI players
 ENGINE_VERSION = "pantheon-engine/1"
 
 
@@ -208,6 +210,22 @@ class GameService:
         if not 0 <= seat < len(seats):
             raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
         await self.store.set_meta(game, **{f"ai:{seat}": level})
+        version, state = await self.state_at(game)
+        awaited = DECIDERS[await self.kind(game)].awaited(state)
+        if awaited is not None and awaited.seat == seat and self.on_awaiting is not None:
+            self.on_awaiting(game, version, seat)
+
+    async def take_back(self, game: str, seat: int) -> None:
+        """A seat handed to the AI is a person's again; if the game awaits it, its idle clock
+        starts afresh (so an idle hand-over does not take it straight back)."""
+        meta = await self._meta(game)
+        seats = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
+        if not 0 <= seat < len(seats):
+            raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
+        if seats[seat].type == "ai":
+            raise ServiceError(409, "not_handed_over", f"Seat {seat} is an AI seat from the game's creation.")
+        if not await self.store.redis.hdel(self.store.keys(game).meta, f"ai:{seat}"):
+            raise ServiceError(409, "not_handed_over", f"Seat {seat} was not handed to the AI: a person plays it.")
         version, state = await self.state_at(game)
         awaited = DECIDERS[await self.kind(game)].awaited(state)
         if awaited is not None and awaited.seat == seat and self.on_awaiting is not None:

@@ -14,6 +14,7 @@ from .audit import audit
 from .codec import JSON, Envelope, seal
 from .export import Header
 from .games import (
+    BOTS,
     DECIDERS,
     Created,
     GameService,
@@ -62,7 +63,7 @@ async def import_game(service: GameService, header: Header, envelopes: list[Enve
     """Recreate an exported game under its own id, read-only, if its audit passes."""
     if header.kind not in DECIDERS:
         raise ServiceError(422, "unknown_kind", f"There is no game kind {header.kind!r}.")
-    report = audit(header, envelopes, DECIDERS[header.kind])
+    report = audit(header, envelopes, DECIDERS[header.kind], BOTS.get(header.kind))
     if any(check.ok is False for check in report.checks):
         raise ServiceError(422, "audit_failed", f"The file fails its audit (first failure at event {report.first_failure}).")
     if await service.store.exists(header.game):

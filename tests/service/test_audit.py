@@ -23,7 +23,8 @@ def test_a_hundred_simulated_games_pass_the_audit_from_their_files_alone(exporte
     reports = [audit_file(str(path)) for path in exported]
     assert [r.first_failure for r in reports if not r.ok] == []
     assert all(r.summary()["checks"] == {"file": True, "commitment": True, "hash_chain": True, "replay": True,
-                                         "commands_redecided": True, "final_scores": True} for r in reports)
+                                         "commands_redecided": True, "ai_views": True, "final_scores": True}
+               for r in reports)
 
 
 @pytest.mark.parametrize("trial", range(60))

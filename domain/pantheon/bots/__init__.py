@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from domain.kernel import Bots
+
 from ..commands import Command
 from .knowledge import Knowledge, determinize, seat_knowledge, view_hash
 from .players import GreedyBot, RandomBot, StrongBot
@@ -15,6 +17,7 @@ class Bot(Protocol):
 
     name: str
     params: dict
+    budget: str  # how much search one decision gets, in words (recorded with every AI command)
 
     def choose(self, knowledge: Knowledge, seat: int, rnd: random.Random) -> Command: ...
 
@@ -29,4 +32,6 @@ def make_bot(name: str, **params) -> Bot:
     return bot
 
 
-__all__ = ["BOTS", "Bot", "Knowledge", "determinize", "make_bot", "seat_knowledge", "view_hash"]
+PANTHEON_BOTS = Bots(knowledge=seat_knowledge, view_hash=view_hash, make=make_bot, names=frozenset(BOTS))
+
+__all__ = ["BOTS", "PANTHEON_BOTS", "Bot", "Knowledge", "determinize", "make_bot", "seat_knowledge", "view_hash"]

@@ -49,6 +49,10 @@ class RandomBot:
     def choose(self, knowledge: Knowledge, seat: int, rnd: random.Random) -> Command:
         return random_command(determinize(knowledge, rnd), seat, rnd)
 
+    @property
+    def budget(self) -> str:
+        return "one uniformly random legal command"
+
 
 @dataclass
 class GreedyBot:
@@ -60,6 +64,10 @@ class GreedyBot:
     def choose(self, knowledge: Knowledge, seat: int, rnd: random.Random) -> Command:
         worlds = [determinize(knowledge, rnd) for _ in range(self.params["determinizations"])]
         return greedy_command(worlds, seat, rnd, self.params["samples"])
+
+    @property
+    def budget(self) -> str:
+        return f"every candidate one command ahead on {self.params['determinizations']} dealt states"
 
 
 def greedy_command(worlds: list[State], seat: int, rnd: random.Random, samples: int) -> Command:
@@ -112,6 +120,12 @@ class StrongBot:
         first = worlds[0]
         ranked = sorted(options, key=lambda c: -_score(after(first, c, rnd), seat))[:p["width"]]
         return max(ranked, key=lambda c: _mean(worlds, lambda w: _playout(w, c, seat, rnd, p)))
+
+    @property
+    def budget(self) -> str:
+        p = self.params
+        return (f"{p['width']} candidates x {p['worlds']} dealt states: {p['width'] * p['worlds']} rollouts "
+                f"of {p['plies']} {p['policy']} commands")
 
 
 def _playout(world: State, command: Command, seat: int, rnd: random.Random, p: dict) -> float:

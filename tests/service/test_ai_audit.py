@@ -1,0 +1,129 @@
+"""The audit of AI commands: each recorded view hash is the seat's knowledge rebuilt at that point,
+and the recorded bot, parameters and RNG choose the recorded command again; a log whose provenance
+was rewritten (with the hash chain recomputed) fails at exactly that command."""
+
+import random
+
+import msgspec
+
+from domain.pantheon import PANTHEON
+from domain.pantheon.bots import PANTHEON_BOTS
+from domain.pantheon.state import clone
+from service.ai import play_turn
+from service.audit import audit
+from service.cli import main
+from service.codec import GENESIS_HASH, Envelope, seal
+from service.export import export_lines
+from service.games import SeatSpec
+from service.server_tools import load_export
+
+
+async def ai_game(service, levels: list[str]) -> str:
+    """A game of AI seats played to its end in-process, each turn exactly as a worker plays it."""
+    game = (await service.create("pantheon", {}, [SeatSpec(type="ai", level=level) for level in levels])).game
+    while True:
+        version, state = await service.state_at(game)
+        awaited = PANTHEON.awaited(state)
+        if awaited is None:
+            return game
+        assert (await play_turn(service, game, version, awaited.seat))["outcome"] == "played"
+
+
+def rewritten(envelopes: list[Envelope], version: int, **provenance: str) -> list[Envelope]:
+    """The log with one command's provenance changed and every hash from there recomputed (what an
+    operator rewriting history could do; only the AI checks can tell)."""
+    out, prev = [], GENESIS_HASH
+    for e in envelopes:
+        if e.version == version:
+            e = msgspec.structs.replace(e, provenance={**e.provenance, **provenance})
+        e = seal(msgspec.structs.replace(e, prev_hash=prev))
+        out.append(e)
+        prev = e.hash
+    return out
+
+
+def states_before(envelopes: list[Envelope]) -> dict[int, object]:
+    """The full state before each command's first event, by that event's version."""
+    decode = msgspec.msgpack.Decoder(PANTHEON.event_type).decode
+    state, before = PANTHEON.initial_state(), {}
+    for e in envelopes:
+        if e.cause is not None:
+            before[e.version] = clone(state) if state is not None else None
+        state = PANTHEON.evolve(state, decode(e.payload))
+    return before
+
+
+def checks(report) -> dict:
+    return {c.name: (c.ok, c.first_failure) for c in report.checks}
+
+
+async def test_every_ai_command_is_confirmed_by_its_view_hash_and_by_running_its_bot_again(service):
+    game = await ai_game(service, ["random", "greedy"])
+    header, envelopes = await load_export(service.store, game)
+    ai_commands = [e for e in envelopes if e.provenance]
+    assert len(ai_commands) == sum(e.cause is not None for e in envelopes[1:]) > 50
+    assert {e.provenance["bot"] for e in ai_commands} == {"random", "greedy"}
+
+    report = audit(header, envelopes, PANTHEON, PANTHEON_BOTS, rerun_bots=True)
+    assert report.ok, [c for c in report.checks if c.ok is not True]
+    assert checks(report)["ai_views"] == (True, None) and checks(report)["ai_decisions"] == (True, None)
+    assert f"{len(ai_commands)} AI commands" in next(c.detail for c in report.checks if c.name == "ai_decisions")
+    # without the kind's bots the AI commands cannot be checked, and the audit says so
+    assert checks(audit(header, envelopes, PANTHEON))["ai_views"] == (None, None)
+
+
+async def test_pantheon_audit_bots_reruns_the_bots_of_an_exported_file(service, tmp_path, capsys):
+    game = await ai_game(service, ["greedy", "random"])
+    header, envelopes = await load_export(service.store, game)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(b"\n".join(export_lines(header, envelopes, PANTHEON)))
+    assert main(["audit", "--quiet", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS ai_views" in out and "ai_decisions" not in out  # bots are run again only when asked
+    assert main(["audit", "--quiet", "--bots", str(path)]) == 0
+    assert "PASS ai_decisions" in capsys.readouterr().out
+    tampered = tmp_path / "tampered.jsonl"
+    target = [e for e in envelopes if e.provenance][10]
+    lines = export_lines(header, rewritten(envelopes, target.version, view="0" * 64), PANTHEON)
+    tampered.write_bytes(b"\n".join(lines))
+    assert main(["audit", "--quiet", str(tampered)]) == 1
+    assert "FAIL ai_views" in capsys.readouterr().out
+
+
+async def test_a_view_hash_of_anything_but_the_seats_knowledge_fails_at_that_command(service):
+    game = await ai_game(service, ["random", "random", "random"])
+    header, envelopes = await load_export(service.store, game)
+    before = states_before(envelopes)
+    target = [e for e in envelopes if e.provenance][40]
+    other_seat = (target.seat + 1) % 3
+    peeked = PANTHEON_BOTS.view_hash(PANTHEON_BOTS.knowledge(before[target.version], other_seat))
+    assert peeked != target.provenance["view"]  # another seat's knowledge differs (its own hand)
+
+    report = audit(header, rewritten(envelopes, target.version, view=peeked), PANTHEON, PANTHEON_BOTS)
+    assert checks(report)["hash_chain"] == (True, None) and checks(report)["commands_redecided"] == (True, None)
+    assert checks(report)["ai_views"] == (False, target.version)
+    assert not report.ok and report.first_failure == target.version
+    # a damaged provenance (no view at all) fails the same way, it does not crash the audit
+    damaged = rewritten(envelopes, target.version, view="")
+    assert checks(audit(header, damaged, PANTHEON, PANTHEON_BOTS))["ai_views"] == (False, target.version)
+
+
+async def test_a_command_the_recorded_bot_would_not_choose_fails_the_rerun_at_that_command(service):
+    game = await ai_game(service, ["random", "random"])
+    header, envelopes = await load_export(service.store, game)
+    before = states_before(envelopes)
+    replay_decode = msgspec.msgpack.Decoder(PANTHEON.command_type).decode
+
+    def chosen(e: Envelope, rng: str):
+        knowledge = PANTHEON_BOTS.knowledge(before[e.version], e.seat)
+        return msgspec.to_builtins(PANTHEON_BOTS.make("random").choose(knowledge, e.seat, random.Random(rng)))
+
+    # the first AI command where the recorded RNG matters: claiming another RNG misattributes it
+    target = next(e for e in envelopes if e.provenance
+                  and chosen(e, "another rng") != msgspec.to_builtins(replay_decode(e.cause)))
+    report = audit(header, rewritten(envelopes, target.version, rng="another rng"), PANTHEON, PANTHEON_BOTS,
+                   rerun_bots=True)
+    assert checks(report)["ai_views"] == (True, None)  # it saw only its seat's knowledge …
+    assert checks(report)["ai_decisions"] == (False, target.version)  # … but not that bot chose this
+    assert checks(audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON, PANTHEON_BOTS,
+                        rerun_bots=True))["ai_decisions"] == (False, target.version)
