@@ -58,6 +58,15 @@ class Submitted:
     awaiting: dict | None = None  # who the game waits for now (not known for a duplicate)
 
 
+def check_levels(kind: str, levels: list[str | None]) -> None:
+    """Every AI level names a bot of the game's kind (else the seat's turns could never be played)."""
+    names = BOTS[kind].names
+    unknown = [level for level in levels if level is not None and level not in names]
+    if unknown:
+        raise ServiceError(422, "unknown_level", f"There is no AI level {unknown[0]!r}; "
+                                                 f"choose one of {', '.join(sorted(names))}.")
+
+
 def new_game_id() -> str:
     return uuid.uuid4().hex[:16]
 
@@ -101,6 +110,7 @@ class GameService:
         decider = DECIDERS.get(kind)
         if decider is None:
             raise ServiceError(422, "unknown_kind", f"There is no game kind {kind!r}; try 'pantheon'.")
+        check_levels(kind, [s.level or "random" for s in seats if s.type == "ai"])
         command = self._command(decider, {"type": "create_game", "options": {**options, "players": len(seats)}})
         game, seed = new_game_id(), secrets.token_bytes(32)
         events = self._decide(decider, None, command, seed, game, 0)
@@ -209,6 +219,7 @@ class GameService:
         seats = msgspec.json.decode((await self._meta(game))["seats"])
         if not 0 <= seat < len(seats):
             raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
+        check_levels(await self.kind(game), [level])
         await self.store.set_meta(game, **{f"ai:{seat}": level})
         version, state = await self.state_at(game)
         awaited = DECIDERS[await self.kind(game)].awaited(state)

@@ -20,6 +20,7 @@ from .games import (
     GameService,
     SeatSpec,
     ServiceError,
+    check_levels,
     first_facts,
     new_game_id,
     new_meta,
@@ -44,6 +45,7 @@ async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec]
     players = len(msgspec.json.decode(meta["seats"]))
     if len(seats) != players:
         raise ServiceError(422, "wrong_seat_count", f"The game has {players} seats; give {players}.")
+    check_levels(meta["kind"].decode(), [s.level or "random" for s in seats if s.type == "ai"])
     version, _ = await service.store.head(parent)
     if not 1 <= at <= version:
         raise ServiceError(422, "unknown_version", f"Fork at a version from 1 to {version}.")

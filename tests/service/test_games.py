@@ -55,6 +55,19 @@ async def test_a_seat_can_be_claimed_once_and_ai_seats_not_at_all(service):
         assert refused.value.code == code
 
 
+async def test_an_ai_level_no_bot_has_is_refused_and_changes_nothing(service):
+    with pytest.raises(ServiceError) as refused:
+        await service.create("pantheon", {}, [SeatSpec(), SeatSpec(type="ai", level="genius")])
+    assert refused.value.status == 422 and refused.value.code == "unknown_level"
+    assert "greedy, random, strong" in refused.value.message
+    assert await service.lobby(10) == []
+    created, _ = await new_game(service)
+    with pytest.raises(ServiceError) as refused:
+        await service.hand_to_ai(created.game, 0, "genius")
+    assert refused.value.code == "unknown_level"
+    assert "ai:0" not in await service.meta(created.game)
+
+
 async def test_a_game_played_through_the_service_to_its_end_replays_to_the_same_state(service):
     created, _ = await new_game(service)
     rnd = random.Random(7)
