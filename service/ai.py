@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import random
 import time
@@ -17,6 +18,8 @@ from rq import Queue, Retry, get_current_job
 from rq.job import Job, JobStatus
 
 from .store import EventStore
+
+log = logging.getLogger(__name__)
 
 
 def queue_name(prefix: str) -> str:
@@ -191,7 +194,7 @@ async def _play(runtime: _Runtime, game: str, version: int, seat: int) -> dict:
 async def play_turn(service, game: str, version: int, seat: int) -> dict:
     """Decide the AI seat's turn from its knowledge only and submit it like a person would, with
     its provenance; nothing if the game no longer awaits this seat at `version`."""
-    from .games import BOTS, DECIDERS
+    from .games import BOTS, DECIDERS, ServiceError
 
     current, state = await service.state_at(game)
     kind = await service.kind(game)
@@ -202,12 +205,33 @@ async def play_turn(service, game: str, version: int, seat: int) -> dict:
     if level is None:  # taken back by its person since the turn was enqueued
         return {"outcome": "not_ai"}
     bots = BOTS[kind]
-    bot = bots.make(level)
     knowledge = bots.knowledge(state, seat)  # the bot sees only what its seat may see
-    key = turn_key(game, version, seat)
-    started = time.perf_counter()
-    command = bot.choose(knowledge, seat, random.Random(key))
-    think = time.perf_counter() - started
-    provenance = provenance_of(bots, bot, knowledge, key)
-    done = await service.submit(game, seat, msgspec.to_builtins(command), idempotency_key=key, provenance=provenance)
-    return {"outcome": "duplicate" if done.duplicate else "played", "think_s": think, "stored_at": time.time()}
+    key, failed = turn_key(game, version, seat), None
+    # A bot that fails, or chooses a command the rules refuse, must not stall the game: the random
+    # bot plays that turn instead, and the provenance says so (an audit re-runs the random bot).
+    for bot in (bots.make(level), bots.make("random")):
+        started = time.perf_counter()
+        try:
+            command = bot.choose(knowledge, seat, random.Random(key))
+        except Exception as error:
+            failed = _failure(game, version, seat, bot.name, repr(error))
+            continue
+        think = time.perf_counter() - started
+        provenance = provenance_of(bots, bot, knowledge, key) | ({"fallback": failed} if failed else {})
+        try:  # decided at `version`: if the game moved on meanwhile, this turn is over
+            done = await service.submit(game, seat, msgspec.to_builtins(command), expected_version=version,
+                                        idempotency_key=key, provenance=provenance)
+        except ServiceError as error:
+            if error.code == "version_conflict":
+                return {"outcome": "stale"}
+            if error.status != 422:
+                raise
+            failed = _failure(game, version, seat, bot.name, f"{error.code}: {error.message}")
+            continue
+        return {"outcome": "duplicate" if done.duplicate else "played", "think_s": think, "stored_at": time.time()}
+    raise RuntimeError(f"no bot could play seat {seat} of game {game} at version {version}: {failed}")
+
+
+def _failure(game: str, version: int, seat: int, bot: str, reason: str) -> str:
+    log.error("AI %s failed at game %s version %d seat %d: %s", bot, game, version, seat, reason)
+    return f"{bot}: {reason}"

@@ -1,12 +1,17 @@
-"""The audit of AI commands: each recorded view hash is the seat's knowledge rebuilt at that point,
-and the recorded bot, parameters and RNG choose the recorded command again; a log whose provenance
-was rewritten (with the hash chain recomputed) fails at exactly that command."""
+"""AI turns played in-process as a worker plays them, and their audit: each recorded view hash is
+the seat's knowledge rebuilt at that point, and the recorded bot, parameters and RNG choose the
+recorded command again; a log whose provenance was rewritten (with the hash chain recomputed)
+fails at exactly that command. A failing bot falls back to the random bot, on the record."""
 
 import random
 
 import msgspec
+import pytest
 
+from domain.kernel import DomainError
 from domain.pantheon import PANTHEON
+from domain.pantheon import bots as pantheon_bots
+from domain.pantheon.commands import Pass
 from domain.pantheon.bots import PANTHEON_BOTS
 from domain.pantheon.state import clone
 from service.ai import play_turn
@@ -127,3 +132,34 @@ async def test_a_command_the_recorded_bot_would_not_choose_fails_the_rerun_at_th
     assert checks(report)["ai_decisions"] == (False, target.version)  # … but not that bot chose this
     assert checks(audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON, PANTHEON_BOTS,
                         rerun_bots=True))["ai_decisions"] == (False, target.version)
+
+
+class CrashingBot:
+    name, params, budget = "greedy", {}, "none"
+
+    def choose(self, knowledge, seat, rnd):
+        raise ZeroDivisionError("a bug in the bot")
+
+
+class RefusedBot(CrashingBot):
+    def choose(self, knowledge, seat, rnd):
+        return Pass(seat=seat)  # not a legal answer to the game's first decision
+
+
+@pytest.mark.parametrize("broken, reason", [(CrashingBot, "ZeroDivisionError"), (RefusedBot, "greedy: ")])
+async def test_a_failing_bot_does_not_stall_the_game_the_random_bot_plays_that_turn_on_the_record(
+        service, monkeypatch, broken, reason):
+    monkeypatch.setitem(pantheon_bots.BOTS, "greedy", broken)
+    game = (await service.create("pantheon", {}, [SeatSpec(type="ai", level="greedy")] * 2)).game
+    version, state = await service.state_at(game)
+    seat = PANTHEON.awaited(state).seat
+    if broken is RefusedBot:
+        with pytest.raises(DomainError):
+            PANTHEON.decide(state, Pass(seat=seat), None)
+    assert (await play_turn(service, game, version, seat))["outcome"] == "played"
+    header, envelopes = await load_export(service.store, game)
+    turn = envelopes[version]
+    assert turn.seat == seat and turn.provenance["bot"] == "random"
+    assert turn.provenance["fallback"].startswith("greedy: ") and reason in turn.provenance["fallback"]
+    report = audit(header, envelopes, PANTHEON, PANTHEON_BOTS, rerun_bots=True)
+    assert checks(report)["ai_decisions"] == (True, None)  # the random bot's choice, confirmed
