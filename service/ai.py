@@ -27,6 +27,7 @@ def queue_name(prefix: str) -> str:
     return f"{prefix}-ai"
 
 JOB_TIMEOUT_S = 120
+FAILURE_TTL_S = 7 * 24 * 3600  # failed AI jobs stay in RQ's failed registry a week (RQ's default: a year)
 # A running AI job holds a lease this long; a started job without a live lease counts as lost
 # (its worker died) and the turn is enqueued again (a duplicate would be harmless: same key).
 LEASE_S = float(os.environ.get("PANTHEON_AI_LEASE_S", "30"))
@@ -61,7 +62,14 @@ class Scheduler:
 
     @property
     def awaiting_key(self) -> str:
+        """game -> "version|seat|since": the seat each running game awaits, and since when."""
         return f"{self.prefix}:ai:awaiting"
+
+    @property
+    def turns_key(self) -> str:
+        """game -> "version|seat|attempt|job id": the job of the game's current AI turn (one field
+        per running game, so it does not grow with the number of turns played)."""
+        return f"{self.prefix}:ai:turns"
 
     def meta_key(self, game: str) -> str:
         return self._keys.keys(game).meta
@@ -76,13 +84,17 @@ class Scheduler:
             self.enqueue(game, version, seat)
 
     def enqueue(self, game: str, version: int, seat: int, attempt: int = 0) -> None:
-        turn = f"{game}|{version}|{seat}"
         job_id = f"{self.prefix}-{turn_key(game, version, seat)}" + (f"-r{attempt}" if attempt else "")
         if Job.exists(job_id, connection=self.redis):
             return
-        self.redis.hset(f"{self.prefix}:ai:jobs", turn, job_id)
+        self.redis.hset(self.turns_key, game, f"{version}|{seat}|{attempt}|{job_id}")
         self.queue.enqueue(play_ai_turn, self.redis_url, self.prefix, self.partitions, game, version, seat,
-                           job_id=job_id, job_timeout=JOB_TIMEOUT_S, retry=Retry(max=3, interval=[1, 2, 5]))
+                           job_id=job_id, job_timeout=JOB_TIMEOUT_S, retry=Retry(max=3, interval=[1, 2, 5]),
+                           failure_ttl=FAILURE_TTL_S)
+
+    def drop_legacy_keys(self) -> None:
+        """Forget the per-turn hashes of earlier versions (they grew with every AI turn played)."""
+        self.redis.delete(f"{self.prefix}:ai:jobs", f"{self.prefix}:ai:attempts")
 
     def sweep(self) -> int:
         """Re-enqueue AI turns whose job is gone, failed or held by a dead worker; hand human seats
@@ -94,30 +106,39 @@ class Scheduler:
             meta = self.redis.hgetall(self.meta_key(game))
             if int(meta.get(b"version", b"0")) != int(version) or b"finished" in meta:
                 self.redis.hdel(self.awaiting_key, game)
+                self.redis.hdel(self.turns_key, game)
                 continue
             level = ai_level(meta, int(seat))
             idle = _idle_limit(meta)
             if level is None and idle is not None and time.time() - float(since) > idle:
                 self.redis.hset(self.meta_key(game), f"ai:{seat}", "greedy")
                 level = "greedy"
-            if level is not None and self._lost(game, int(version), int(seat)):
-                attempt = int(self.redis.hincrby(f"{self.prefix}:ai:attempts", f"{game}|{version}|{seat}", 1))
-                self.enqueue(game, int(version), int(seat), attempt)
-                enqueued += 1
+            if level is not None:
+                enqueued += self._retry_if_lost(game, int(version), int(seat))
         return enqueued
 
-    def _lost(self, game: str, version: int, seat: int) -> bool:
-        job_id = self.redis.hget(f"{self.prefix}:ai:jobs", f"{game}|{version}|{seat}")
-        if job_id is None:
-            return True
+    def _retry_if_lost(self, game: str, version: int, seat: int) -> int:
+        """Enqueue the turn again (a new attempt) if its job is lost; 1 if it was."""
+        recorded = self.redis.hget(self.turns_key, game)
+        attempt, job_id = 1, None  # a retry never reuses the first job's id (it may still exist, finished)
+        if recorded is not None:
+            v, s, n, job = recorded.decode().split("|", 3)
+            if (int(v), int(s)) == (version, seat):
+                attempt, job_id = int(n) + 1, job
+        if job_id is not None and not self._lost(job_id):
+            return 0
+        self.enqueue(game, version, seat, attempt)
+        return 1
+
+    def _lost(self, job_id: str) -> bool:
         try:
-            status = Job.fetch(job_id.decode(), connection=self.redis).get_status(refresh=True)
+            status = Job.fetch(job_id, connection=self.redis).get_status(refresh=True)
         except Exception:  # rq's NoSuchJobError: the job is gone
             return True
         if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
             return False
         if status == JobStatus.STARTED:
-            return not self.redis.exists(lease_key(self.prefix, job_id.decode()))
+            return not self.redis.exists(lease_key(self.prefix, job_id))
         return True  # finished, failed, stopped or canceled, and the game still waits
 
 

@@ -42,6 +42,7 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
     url = redis_url or _require_redis(settings)
     connection = Redis.from_url(url)
     scheduler = Scheduler(url, settings.prefix, settings.partitions)
+    scheduler.drop_legacy_keys()
     stop = threading.Event()
 
     def sweeper() -> None:

@@ -114,6 +114,9 @@ def test_a_four_seat_all_ai_game_is_played_to_its_end_through_the_api_and_the_wo
     keys = [e.idempotency_key for e in envelopes if e.cause is not None and e.seat is not None]
     assert len(keys) == len(set(keys))  # every AI turn applied exactly once
     assert all(e.provenance for e in envelopes if e.cause is not None and e.seat is not None)
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
+    scheduler.sweep()  # what the workers' sweepers do: a finished game leaves no AI bookkeeping
+    assert scheduler.redis.hlen(scheduler.turns_key) == 0 and scheduler.redis.hlen(scheduler.awaiting_key) == 0
     # what the auditor's `pantheon audit --bots` does: every decision made again, identically
     rerun = audit_report(header_of(redis_url, prefix, detail["game"]), envelopes, PANTHEON, PANTHEON_BOTS,
                          rerun_bots=True)
