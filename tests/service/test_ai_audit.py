@@ -11,7 +11,7 @@ import pytest
 from domain.kernel import DomainError
 from domain.pantheon import PANTHEON
 from domain.pantheon import bots as pantheon_bots
-from domain.pantheon.commands import Pass
+from domain.pantheon.commands import ChooseBonus
 from domain.pantheon.bots import PANTHEON_BOTS
 from domain.pantheon.state import clone
 from service.ai import play_turn
@@ -143,7 +143,7 @@ class CrashingBot:
 
 class RefusedBot(CrashingBot):
     def choose(self, knowledge, seat, rnd):
-        return Pass(seat=seat)  # not a legal answer to the game's first decision
+        return ChooseBonus(seat=seat, tile="no-such-tile")  # never a legal command
 
 
 @pytest.mark.parametrize("broken, reason", [(CrashingBot, "ZeroDivisionError"), (RefusedBot, "greedy: ")])
@@ -155,7 +155,7 @@ async def test_a_failing_bot_does_not_stall_the_game_the_random_bot_plays_that_t
     seat = PANTHEON.awaited(state).seat
     if broken is RefusedBot:
         with pytest.raises(DomainError):
-            PANTHEON.decide(state, Pass(seat=seat), None)
+            PANTHEON.decide(state, ChooseBonus(seat=seat, tile="no-such-tile"), None)
     assert (await play_turn(service, game, version, seat))["outcome"] == "played"
     header, envelopes = await load_export(service.store, game)
     turn = envelopes[version]
