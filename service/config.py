@@ -16,4 +16,7 @@ class Settings:
     partitions: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_FEED_PARTITIONS", "16")))
     host: str = field(default_factory=lambda: os.environ.get("PANTHEON_HOST", "127.0.0.1"))
     port: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_PORT", "8000")))
+    # AI worker processes `pantheon serve` starts: each plays one AI turn at a time
+    ai_workers: int = field(default_factory=lambda: max(1, int(os.environ.get(
+        "PANTHEON_AI_WORKERS", min(2, os.cpu_count() or 1)))))
     max_body_bytes: int = 64 * 1024

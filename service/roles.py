@@ -62,7 +62,7 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
 
 
 def serve(settings: Settings) -> None:
-    """Everything on one machine: embedded Redis (unless REDIS_URL), a projector, the AI worker, the API."""
+    """Everything on one machine: embedded Redis (unless REDIS_URL), a projector, AI workers, the API."""
     embedded = None
     url = settings.redis_url
     if not url:
@@ -71,7 +71,8 @@ def serve(settings: Settings) -> None:
         embedded = EmbeddedRedis(settings.data_dir)
         url = embedded.url
     env = dict(os.environ, REDIS_URL=url)
-    helpers = [subprocess.Popen([sys.executable, "-m", "service.cli", role], env=env) for role in ("projector", "worker")]
+    roles = ["projector"] + ["worker"] * settings.ai_workers
+    helpers = [subprocess.Popen([sys.executable, "-m", "service.cli", role], env=env) for role in roles]
     base = f"http://{settings.host}:{settings.port}"
     where = f"embedded Redis, data in {os.path.abspath(settings.data_dir)}" if embedded else url
     print(f"Pantheon server on {base}  ({where})\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json"

