@@ -36,6 +36,17 @@ class Awaiting:
 
 
 @dataclass(frozen=True, slots=True)
+class Bots:
+    """A game's AI players, for the platform: what a seat may know (the only input a bot gets),
+    a hash of that knowledge (recorded with every AI command), and a bot by name and parameters."""
+
+    knowledge: Callable[[Any, int], Any]
+    view_hash: Callable[[Any], str]
+    make: Callable[..., Any]  # make(name, **params) -> an object with name, params, budget, choose()
+    names: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
 class Decider:
     """Everything the platform needs to host one game; a new game is a new instance of this."""
 
@@ -56,17 +67,8 @@ class Decider:
     apply: Callable[[Any, Any, Rng], tuple[Any, list[Any]]] | None = None
     # evolve many events at once (replay); the same result as evolving them one by one
     evolve_all: Callable[[Any, Iterable[Any]], Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Bots:
-    """A game's AI players, for the platform: what a seat may know (the only input a bot gets),
-    a hash of that knowledge (recorded with every AI command), and a bot by name and parameters."""
-
-    knowledge: Callable[[Any, int], Any]
-    view_hash: Callable[[Any], str]
-    make: Callable[..., Any]  # make(name, **params) -> an object with name, params, budget, choose()
-    names: frozenset[str]
+    # the game's AI players (None: the game has no AI seats)
+    bots: Bots | None = None
 
 
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:

@@ -215,17 +215,17 @@ async def _play(runtime: _Runtime, game: str, version: int, seat: int) -> dict:
 async def play_turn(service, game: str, version: int, seat: int) -> dict:
     """Decide the AI seat's turn from its knowledge only and submit it like a person would, with
     its provenance; nothing if the game no longer awaits this seat at `version`."""
-    from .games import BOTS, DECIDERS, ServiceError
+    from .games import DECIDERS, ServiceError
 
     current, state = await service.state_at(game)
-    kind = await service.kind(game)
-    awaited = DECIDERS[kind].awaited(state)
+    decider = DECIDERS[await service.kind(game)]
+    awaited = decider.awaited(state)
     if current != version or awaited is None or awaited.seat != seat:
         return {"outcome": "stale"}
     level = ai_level(await service.meta(game), seat)
     if level is None:  # taken back by its person since the turn was enqueued
         return {"outcome": "not_ai"}
-    bots = BOTS[kind]
+    bots = decider.bots
     knowledge = bots.knowledge(state, seat)  # the bot sees only what its seat may see
     key, failed = turn_key(game, version, seat), None
     # A bot that fails, or chooses a command the rules refuse, must not stall the game: the random

@@ -21,7 +21,7 @@ from .api_openapi import OPTIONAL_TOKEN
 from .api_problems import problems
 from .audit import audit
 from .export import export_lines
-from .games import BOTS, DECIDERS, GameService
+from .games import DECIDERS, GameService
 from .lineage import fork
 from .server_tools import load_export
 
@@ -48,7 +48,7 @@ class AuditController(Controller):
         command's view hash against its seat's knowledge, final scores."""
         await service.kind(game_id)
         header, envelopes = await load_export(service.store, game_id)
-        report = audit(header, envelopes, DECIDERS[header.kind], BOTS.get(header.kind))
+        report = audit(header, envelopes, DECIDERS[header.kind])
         return AuditReport(game=game_id, ok=report.ok, events=report.events, first_failure=report.first_failure,
                            checks=[msgspec.convert(c.__dict__, AuditCheck) for c in report.checks], story=report.story)
 

@@ -48,15 +48,14 @@ class Report:
                 "checks": {c.name: c.ok for c in self.checks}}
 
 
-def audit(header: Header, envelopes: list[Envelope], decider: Decider, bots: Bots | None = None, *,
-          rerun_bots: bool = False) -> Report:
-    """Every check on one game's log; never raises on a bad log, it reports it. With the kind's
-    `bots`, every AI command's recorded view hash is compared with the seat's knowledge rebuilt at
-    that point; with `rerun_bots` too, the bot is run again on it and must choose the same command."""
+def audit(header: Header, envelopes: list[Envelope], decider: Decider, *, rerun_bots: bool = False) -> Report:
+    """Every check on one game's log; never raises on a bad log, it reports it. Every AI command's
+    recorded view hash is compared with its seat's knowledge rebuilt there (the decider's `bots`);
+    with `rerun_bots`, the recorded bot is run again on it and must choose the same command."""
     report = Report(game=header.game, events=len(envelopes))
     seed = _check_seed(header, envelopes, report)
     _check_chain(header, envelopes, report)
-    _replay_and_redecide(header, envelopes, decider, seed, report, _AiCheck(bots, rerun_bots))
+    _replay_and_redecide(header, envelopes, decider, seed, report, _AiCheck(decider.bots, rerun_bots))
     return report
 
 

@@ -7,7 +7,7 @@ import sys
 
 from .audit import Check, Report, audit
 from .export import ExportError, read_export
-from .games import BOTS, DECIDERS
+from .games import DECIDERS
 
 
 def _decider_for(kind: str):
@@ -38,7 +38,7 @@ def audit_file(path: str, *, rerun_bots: bool = False) -> Report:
         report = Report(game="?", events=max(len(lines) - 1, 0))
         report.checks.append(Check("file", False, str(error), error.version))
         return report
-    report = audit(header, envelopes, DECIDERS[header.kind], BOTS.get(header.kind), rerun_bots=rerun_bots)
+    report = audit(header, envelopes, DECIDERS[header.kind], rerun_bots=rerun_bots)
     report.checks.insert(0, Check("file", True, "every line is exactly as exported"))
     return report
 
@@ -52,7 +52,7 @@ def audit_command(path: str | None, game: str | None, *, quiet: bool = False, re
             from .server_tools import fetch_export
 
             header, envelopes = fetch_export(game)
-            report = audit(header, envelopes, DECIDERS[header.kind], BOTS.get(header.kind), rerun_bots=rerun_bots)
+            report = audit(header, envelopes, DECIDERS[header.kind], rerun_bots=rerun_bots)
         else:
             report = audit_file(path, rerun_bots=rerun_bots)
     except OSError as error:

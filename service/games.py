@@ -14,16 +14,14 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Bots, Decider, DomainError, fold
+from domain.kernel import Decider, DomainError, fold
 from domain.pantheon import PANTHEON
-from domain.pantheon.bots import PANTHEON_BOTS
 from domain.rng import commitment, game_rng
 
 from .codec import JSON, Envelope, wrap_batch
 from .store import EventStore, VersionConflict
 
 DECIDERS: dict[str, Decider] = {"pantheon": PANTHEON}
-BOTS: dict[str, Bots] = {"pantheon": PANTHEON_BOTS}  # each kind's AI players
 ENGINE_VERSION = "pantheon-engine/1"
 
 
@@ -58,10 +56,11 @@ class Submitted:
     awaiting: dict | None = None  # who the game waits for now (not known for a duplicate)
 
 
-def check_levels(kind: str, levels: list[str | None]) -> None:
-    """Every AI level names a bot of the game's kind (else the seat's turns could never be played)."""
-    names = BOTS[kind].names
-    unknown = [level for level in levels if level is not None and level not in names]
+def check_levels(kind: str, seats: list[SeatSpec]) -> None:
+    """Every AI seat's level names a bot of the game's kind (else its turns could never be played)."""
+    bots = DECIDERS[kind].bots
+    names = bots.names if bots is not None else frozenset()
+    unknown = [s.level or "random" for s in seats if s.type == "ai" and (s.level or "random") not in names]
     if unknown:
         raise ServiceError(422, "unknown_level", f"There is no AI level {unknown[0]!r}; "
                                                  f"choose one of {', '.join(sorted(names))}.")
@@ -110,7 +109,7 @@ class GameService:
         decider = DECIDERS.get(kind)
         if decider is None:
             raise ServiceError(422, "unknown_kind", f"There is no game kind {kind!r}; try 'pantheon'.")
-        check_levels(kind, [s.level or "random" for s in seats if s.type == "ai"])
+        check_levels(kind, seats)
         command = self._command(decider, {"type": "create_game", "options": {**options, "players": len(seats)}})
         game, seed = new_game_id(), secrets.token_bytes(32)
         events = self._decide(decider, None, command, seed, game, 0)
@@ -216,27 +215,28 @@ class GameService:
 
     async def hand_to_ai(self, game: str, seat: int, level: str) -> None:
         """The AI plays `seat` from now on; scheduled at once if the game awaits that seat."""
-        seats = msgspec.json.decode((await self._meta(game))["seats"])
-        if not 0 <= seat < len(seats):
-            raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
-        check_levels(await self.kind(game), [level])
+        await self._seat_spec(game, seat)
+        check_levels(await self.kind(game), [SeatSpec(type="ai", level=level)])
         await self.store.set_meta(game, **{f"ai:{seat}": level})
-        version, state = await self.state_at(game)
-        awaited = DECIDERS[await self.kind(game)].awaited(state)
-        if awaited is not None and awaited.seat == seat and self.on_awaiting is not None:
-            self.on_awaiting(game, version, seat)
+        await self._reschedule(game, seat)
 
     async def take_back(self, game: str, seat: int) -> None:
         """A seat handed to the AI is a person's again; if the game awaits it, its idle clock
         starts afresh (so an idle hand-over does not take it straight back)."""
-        meta = await self._meta(game)
-        seats = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
-        if not 0 <= seat < len(seats):
-            raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
-        if seats[seat].type == "ai":
+        if (await self._seat_spec(game, seat)).type == "ai":
             raise ServiceError(409, "not_handed_over", f"Seat {seat} is an AI seat from the game's creation.")
         if not await self.store.redis.hdel(self.store.keys(game).meta, f"ai:{seat}"):
             raise ServiceError(409, "not_handed_over", f"Seat {seat} was not handed to the AI: a person plays it.")
+        await self._reschedule(game, seat)
+
+    async def _seat_spec(self, game: str, seat: int) -> SeatSpec:
+        seats = msgspec.json.decode((await self._meta(game))["seats"], type=list[SeatSpec])
+        if not 0 <= seat < len(seats):
+            raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
+        return seats[seat]
+
+    async def _reschedule(self, game: str, seat: int) -> None:
+        """Tell the scheduler again if the game awaits `seat` (who plays it has just changed)."""
         version, state = await self.state_at(game)
         awaited = DECIDERS[await self.kind(game)].awaited(state)
         if awaited is not None and awaited.seat == seat and self.on_awaiting is not None:

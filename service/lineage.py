@@ -14,7 +14,6 @@ from .audit import audit
 from .codec import JSON, Envelope, seal
 from .export import Header
 from .games import (
-    BOTS,
     DECIDERS,
     Created,
     GameService,
@@ -45,7 +44,7 @@ async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec]
     players = len(msgspec.json.decode(meta["seats"]))
     if len(seats) != players:
         raise ServiceError(422, "wrong_seat_count", f"The game has {players} seats; give {players}.")
-    check_levels(meta["kind"].decode(), [s.level or "random" for s in seats if s.type == "ai"])
+    check_levels(meta["kind"].decode(), seats)
     version, _ = await service.store.head(parent)
     if not 1 <= at <= version:
         raise ServiceError(422, "unknown_version", f"Fork at a version from 1 to {version}.")
@@ -65,7 +64,7 @@ async def import_game(service: GameService, header: Header, envelopes: list[Enve
     """Recreate an exported game under its own id, read-only, if its audit passes."""
     if header.kind not in DECIDERS:
         raise ServiceError(422, "unknown_kind", f"There is no game kind {header.kind!r}.")
-    report = audit(header, envelopes, DECIDERS[header.kind], BOTS.get(header.kind))
+    report = audit(header, envelopes, DECIDERS[header.kind])
     if any(check.ok is False for check in report.checks):
         raise ServiceError(422, "audit_failed", f"The file fails its audit (first failure at event {report.first_failure}).")
     if await service.store.exists(header.game):

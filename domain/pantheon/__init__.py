@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain.kernel import Awaiting, Decider
 
+from .bots import PANTHEON_BOTS
 from .commands import Command
 from .decide import apply, decide
 from .events import Event
@@ -41,7 +42,7 @@ PANTHEON = Decider(
     kind="pantheon", initial_state=initial_state, decide=decide, evolve=evolve, awaited=awaited,
     legal_options=legal_options, public_view=public_view, seat_view=seat_view, redact=redact,
     is_terminal=is_terminal, outcome=outcome, command_type=Command, event_type=Event,
-    apply=apply, evolve_all=evolve_all,
+    apply=apply, evolve_all=evolve_all, bots=PANTHEON_BOTS,
 )
 
 __all__ = ["PANTHEON", "Command", "Event", "State"]

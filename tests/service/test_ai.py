@@ -12,7 +12,6 @@ import redis
 from redis.asyncio import Redis
 
 from domain.pantheon import PANTHEON
-from domain.pantheon.bots import PANTHEON_BOTS
 from service.ai import Scheduler, play_ai_turn, turn_key
 from service.audit import audit as audit_report
 from service.games import GameService, SeatSpec
@@ -118,8 +117,7 @@ def test_a_four_seat_all_ai_game_is_played_to_its_end_through_the_api_and_the_wo
     scheduler.sweep()  # what the workers' sweepers do: a finished game leaves no AI bookkeeping
     assert scheduler.redis.hlen(scheduler.turns_key) == 0 and scheduler.redis.hlen(scheduler.awaiting_key) == 0
     # what the auditor's `pantheon audit --bots` does: every decision made again, identically
-    rerun = audit_report(header_of(redis_url, prefix, detail["game"]), envelopes, PANTHEON, PANTHEON_BOTS,
-                         rerun_bots=True)
+    rerun = audit_report(header_of(redis_url, prefix, detail["game"]), envelopes, PANTHEON, rerun_bots=True)
     assert rerun.ok and {c.name: c.ok for c in rerun.checks}["ai_decisions"] is True
 
 

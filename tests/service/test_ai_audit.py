@@ -3,6 +3,7 @@ the seat's knowledge rebuilt at that point, and the recorded bot, parameters and
 recorded command again; a log whose provenance was rewritten (with the hash chain recomputed)
 fails at exactly that command. A failing bot falls back to the random bot, on the record."""
 
+import dataclasses
 import random
 
 import msgspec
@@ -12,7 +13,6 @@ from domain.kernel import DomainError
 from domain.pantheon import PANTHEON
 from domain.pantheon import bots as pantheon_bots
 from domain.pantheon.commands import ChooseBonus
-from domain.pantheon.bots import PANTHEON_BOTS
 from domain.pantheon.state import clone
 from service.ai import play_turn
 from service.audit import audit
@@ -69,12 +69,12 @@ async def test_every_ai_command_is_confirmed_by_its_view_hash_and_by_running_its
     assert len(ai_commands) == sum(e.cause is not None for e in envelopes[1:]) > 50
     assert {e.provenance["bot"] for e in ai_commands} == {"random", "greedy"}
 
-    report = audit(header, envelopes, PANTHEON, PANTHEON_BOTS, rerun_bots=True)
+    report = audit(header, envelopes, PANTHEON, rerun_bots=True)
     assert report.ok, [c for c in report.checks if c.ok is not True]
     assert checks(report)["ai_views"] == (True, None) and checks(report)["ai_decisions"] == (True, None)
     assert f"{len(ai_commands)} AI commands" in next(c.detail for c in report.checks if c.name == "ai_decisions")
     # without the kind's bots the AI commands cannot be checked, and the audit says so
-    assert checks(audit(header, envelopes, PANTHEON))["ai_views"] == (None, None)
+    assert checks(audit(header, envelopes, dataclasses.replace(PANTHEON, bots=None)))["ai_views"] == (None, None)
 
 
 async def test_pantheon_audit_bots_reruns_the_bots_of_an_exported_file(service, tmp_path, capsys):
@@ -101,16 +101,16 @@ async def test_a_view_hash_of_anything_but_the_seats_knowledge_fails_at_that_com
     before = states_before(envelopes)
     target = [e for e in envelopes if e.provenance][40]
     other_seat = (target.seat + 1) % 3
-    peeked = PANTHEON_BOTS.view_hash(PANTHEON_BOTS.knowledge(before[target.version], other_seat))
+    peeked = PANTHEON.bots.view_hash(PANTHEON.bots.knowledge(before[target.version], other_seat))
     assert peeked != target.provenance["view"]  # another seat's knowledge differs (its own hand)
 
-    report = audit(header, rewritten(envelopes, target.version, view=peeked), PANTHEON, PANTHEON_BOTS)
+    report = audit(header, rewritten(envelopes, target.version, view=peeked), PANTHEON)
     assert checks(report)["hash_chain"] == (True, None) and checks(report)["commands_redecided"] == (True, None)
     assert checks(report)["ai_views"] == (False, target.version)
     assert not report.ok and report.first_failure == target.version
     # a damaged provenance (no view at all) fails the same way, it does not crash the audit
     damaged = rewritten(envelopes, target.version, view="")
-    assert checks(audit(header, damaged, PANTHEON, PANTHEON_BOTS))["ai_views"] == (False, target.version)
+    assert checks(audit(header, damaged, PANTHEON))["ai_views"] == (False, target.version)
 
 
 async def test_a_command_the_recorded_bot_would_not_choose_fails_the_rerun_at_that_command(service):
@@ -120,17 +120,16 @@ async def test_a_command_the_recorded_bot_would_not_choose_fails_the_rerun_at_th
     replay_decode = msgspec.msgpack.Decoder(PANTHEON.command_type).decode
 
     def chosen(e: Envelope, rng: str):
-        knowledge = PANTHEON_BOTS.knowledge(before[e.version], e.seat)
-        return msgspec.to_builtins(PANTHEON_BOTS.make("random").choose(knowledge, e.seat, random.Random(rng)))
+        knowledge = PANTHEON.bots.knowledge(before[e.version], e.seat)
+        return msgspec.to_builtins(PANTHEON.bots.make("random").choose(knowledge, e.seat, random.Random(rng)))
 
     # the first AI command where the recorded RNG matters: claiming another RNG misattributes it
     target = next(e for e in envelopes if e.provenance
                   and chosen(e, "another rng") != msgspec.to_builtins(replay_decode(e.cause)))
-    report = audit(header, rewritten(envelopes, target.version, rng="another rng"), PANTHEON, PANTHEON_BOTS,
-                   rerun_bots=True)
+    report = audit(header, rewritten(envelopes, target.version, rng="another rng"), PANTHEON, rerun_bots=True)
     assert checks(report)["ai_views"] == (True, None)  # it saw only its seat's knowledge …
     assert checks(report)["ai_decisions"] == (False, target.version)  # … but not that bot chose this
-    assert checks(audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON, PANTHEON_BOTS,
+    assert checks(audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON,
                         rerun_bots=True))["ai_decisions"] == (False, target.version)
 
 
@@ -161,5 +160,5 @@ async def test_a_failing_bot_does_not_stall_the_game_the_random_bot_plays_that_t
     turn = envelopes[version]
     assert turn.seat == seat and turn.provenance["bot"] == "random"
     assert turn.provenance["fallback"].startswith("greedy: ") and reason in turn.provenance["fallback"]
-    report = audit(header, envelopes, PANTHEON, PANTHEON_BOTS, rerun_bots=True)
+    report = audit(header, envelopes, PANTHEON, rerun_bots=True)
     assert checks(report)["ai_decisions"] == (True, None)  # the random bot's choice, confirmed
