@@ -15,7 +15,7 @@ def redis_url(tmp_path_factory):
     if os.environ.get("REDIS_URL"):
         yield os.environ["REDIS_URL"]
         return
-    from service.embedded import EmbeddedRedis
+    from service.store.embedded import EmbeddedRedis
 
     server = EmbeddedRedis(tmp_path_factory.mktemp("redis"))
     yield server.url

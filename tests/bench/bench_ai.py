@@ -25,9 +25,9 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 from rq.job import Job
 
-from service.ai import Scheduler
-from service.games import GameService, SeatSpec
-from service.store import EventStore
+from service.ai.scheduler import Scheduler
+from service.store.streams import EventStore
+from service.write.games import GameService, SeatSpec
 
 from .bench_bots import percentile
 from .private_redis import private_redis

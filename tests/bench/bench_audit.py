@@ -18,11 +18,11 @@ import time
 from redis.asyncio import Redis
 
 from domain.pantheon import PANTHEON
-from service.ai import play_turn
-from service.audit import audit
-from service.games import GameService, SeatSpec
-from service.server_tools import load_export
-from service.store import EventStore
+from service.ai.worker import play_turn
+from service.audit.archive import load_export
+from service.audit.checks import audit
+from service.store.streams import EventStore
+from service.write.games import GameService, SeatSpec
 
 from .private_redis import private_redis
 

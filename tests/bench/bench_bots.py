@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from service.ladder import ladder, report
+from service.ai.ladder import ladder, report
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -14,7 +14,7 @@ import msgspec
 
 from domain.kernel import fold
 from domain.pantheon import PANTHEON, Event
-from service.simulate import run
+from service.cli.simulate import run
 
 
 def play_speed(games: int, check: bool) -> float:

@@ -9,8 +9,8 @@ private redis-server (AOF, fsync every second) unless --redis-url is given.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -25,12 +25,12 @@ import msgspec
 from redis.asyncio import Redis
 
 from domain.pantheon.random_play import random_command
-from service.codec import Envelope, seal
-from service.games import GameService, SeatSpec
-from service.projections_rebuild import record_versions
-from service.projections_store import rm_key
-from service.simulate import simulate
-from service.store import EventStore
+from service.cli.simulate import simulate
+from service.read.models import rm_key
+from service.read.rebuild import record_versions
+from service.store.codec import Envelope, seal
+from service.store.streams import EventStore
+from service.write.games import GameService, SeatSpec
 
 from .private_redis import private_redis
 

@@ -14,8 +14,8 @@ import time
 import msgspec
 from redis.asyncio import Redis
 
-from service.codec import Envelope, seal
-from service.store import EventStore
+from service.store.codec import Envelope, seal
+from service.store.streams import EventStore
 from tests.bench.private_redis import private_redis
 
 

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import random
 
 import msgspec
 
 from domain.pantheon import Command, Event
-from service.simulate import GameRecord, game_seed, play_game
 from domain.pantheon.commands import Options
-
-import random
+from service.cli.simulate import GameRecord, game_seed, play_game
 
 HERE = pathlib.Path(__file__).parent
 GAMES = {  # file name -> (seed label, options)

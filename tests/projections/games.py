@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from service.simulate import run
+from service.cli.simulate import run
 
 
 @functools.cache

@@ -7,7 +7,13 @@ from domain.pantheon import PANTHEON
 from domain.pantheon import events as ev
 from domain.pantheon.commands import Options
 from domain.pantheon.views import awaiting
-from projections import GameFold, ScoreProjection, SummaryProjection, fold_game, projections_for
+from projections import (
+    GameFold,
+    ScoreProjection,
+    SummaryProjection,
+    fold_game,
+    projections_for,
+)
 
 from .games import random_games
 

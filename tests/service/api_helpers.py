@@ -6,14 +6,14 @@ import asyncio
 import random
 from contextlib import asynccontextmanager
 
-import msgspec
 import httpx
+import msgspec
 from redis.asyncio import Redis
 
 from domain.pantheon.random_play import random_command
-from service.api import create_app
-from service.games import GameService
-from service.store import EventStore
+from service.http.app import create_app
+from service.store.streams import EventStore
+from service.write.games import GameService
 
 PARTITIONS = 4
 

@@ -3,8 +3,8 @@
 import pytest
 from redis.asyncio import Redis
 
-from service.games import GameService
-from service.store import EventStore
+from service.store.streams import EventStore
+from service.write.games import GameService
 
 
 @pytest.fixture

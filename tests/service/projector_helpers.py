@@ -10,10 +10,10 @@ import msgspec
 
 from domain.pantheon.random_play import random_command
 from projections import PROJECTIONS, projections_for
-from service.games import GameService, SeatSpec
-from service.projections_rebuild import rebuild, record_versions
-from service.projections_store import GROUP, rm_key, stored_versions
-from service.store import EventStore
+from service.read.models import GROUP, rm_key, stored_versions
+from service.read.rebuild import rebuild, record_versions
+from service.store.streams import EventStore
+from service.write.games import GameService, SeatSpec
 
 
 async def new_games(service: GameService, count: int) -> list[str]:

@@ -9,7 +9,7 @@ from domain.kernel import DomainError
 from domain.pantheon import PANTHEON
 from domain.pantheon.state import clone
 from domain.rng import SeededRng
-from service.simulate import run
+from service.cli.simulate import run
 
 TYPES = ["create_game", "move", "buy", "gain_god", "draw_card", "pass", "use_traitera", "gallia_choice",
          "discard", "exchange", "improve_sacrifice", "spend", "choose_bonus", "place_column",

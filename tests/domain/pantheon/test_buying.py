@@ -5,7 +5,14 @@ from domain.pantheon import commands as cmd
 from domain.pantheon import events as ev
 
 from .helpers_actions import (
-    action, agenda, levels, owns, persia, pieces, special_money, steps_tile,
+    action,
+    agenda,
+    levels,
+    owns,
+    persia,
+    pieces,
+    special_money,
+    steps_tile,
 )
 from .scenario import BOARD, after, given, then_error, when
 

@@ -6,7 +6,14 @@ from domain.pantheon import commands as cmd
 from domain.pantheon import events as ev
 
 from .helpers_actions import (
-    action, agenda, cards_rng, display, drawn, end_action, owns, persia,
+    action,
+    agenda,
+    cards_rng,
+    display,
+    drawn,
+    end_action,
+    owns,
+    persia,
 )
 from .scenario import Task, after, awaiting, given, then_error, turn_phase, when
 

@@ -13,8 +13,8 @@ from domain.pantheon.rules import Planner, board_of
 from domain.pantheon.state import SeatState, clone
 from domain.pantheon.vocabulary import COLUMN, FOOT
 from domain.rng import SeededRng
-from service.cli import main
-from service.simulate import run
+from service.cli.commands import main
+from service.cli.simulate import run
 
 
 @pytest.fixture(scope="module")

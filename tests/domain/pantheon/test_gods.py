@@ -4,7 +4,16 @@ from domain.pantheon import commands as cmd
 from domain.pantheon import events as ev
 
 from .helpers_actions import (
-    action, agenda, drawn, follow_up, end_action, gods_rng, levels, owns, persia, special_money,
+    action,
+    agenda,
+    drawn,
+    end_action,
+    follow_up,
+    gods_rng,
+    levels,
+    owns,
+    persia,
+    special_money,
 )
 from .scenario import ScriptedRng, Task, after, given, then_error, turn_phase, when
 

@@ -5,7 +5,18 @@ from domain.pantheon import commands as cmd
 from domain.pantheon import events as ev
 
 from .helpers_actions import (
-    action, agenda, column, end_action, follow_up, foot, move, moved, owns, persia, pieces, placed,
+    action,
+    agenda,
+    column,
+    end_action,
+    follow_up,
+    foot,
+    move,
+    moved,
+    owns,
+    persia,
+    pieces,
+    placed,
 )
 from .scenario import given, then_error, when
 

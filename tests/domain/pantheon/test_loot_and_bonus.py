@@ -5,11 +5,36 @@ import pytest
 
 from domain.pantheon import events as ev
 from domain.pantheon.commands import (
-    Buy, ChooseReserve, ImproveSacrifice, Move, Options, Pass, Place, PlaceColumn, PlacePiece,
+    Buy,
+    ChooseReserve,
+    ImproveSacrifice,
+    Move,
+    Options,
+    Pass,
+    Place,
+    PlaceColumn,
+    PlacePiece,
 )
 
-from .helpers_flow import drawn, first_action, play, run_tasks, stack_index, temple, usable_loot
-from .scenario import BOARD, ScriptedRng, Task, after, given, then_error, turn_phase, when
+from .helpers_flow import (
+    drawn,
+    first_action,
+    play,
+    run_tasks,
+    stack_index,
+    temple,
+    usable_loot,
+)
+from .scenario import (
+    BOARD,
+    ScriptedRng,
+    Task,
+    after,
+    given,
+    then_error,
+    turn_phase,
+    when,
+)
 
 FOLLOW = [Task(kind="follow_up", seat=1), Task(kind="end_action", seat=0, n=0)]
 TO_LOOT = [Place(piece="foot", hex=(8, 4)), Place(piece="foot", hex=(7, 4))]  # (7, 4) is a roma loot hex

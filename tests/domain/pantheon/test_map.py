@@ -9,7 +9,14 @@ from importlib import resources
 
 import pytest
 
-from domain.pantheon.board import DIRECTIONS, NATIONS, Board, build_board, load_board, validate_board
+from domain.pantheon.board import (
+    DIRECTIONS,
+    NATIONS,
+    Board,
+    build_board,
+    load_board,
+    validate_board,
+)
 from domain.pantheon.svg import render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -7,12 +7,24 @@ from domain.pantheon import commands as cmd
 from domain.pantheon import events as ev
 
 from .helpers_actions import (
-    PERSIA, action, agenda, cards_rng, column, drawn, end_action, follow_up, foot, owns, persia, pieces,
-    move, moved, placed, steps_tile,
+    PERSIA,
+    action,
+    agenda,
+    cards_rng,
+    column,
+    drawn,
+    end_action,
+    follow_up,
+    foot,
+    move,
+    moved,
+    owns,
+    persia,
+    pieces,
+    placed,
+    steps_tile,
 )
 from .scenario import after, awaiting, given, then_error, when
-
-
 
 # --- steps ------------------------------------------------------------------------------------
 

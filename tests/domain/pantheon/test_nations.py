@@ -4,13 +4,29 @@ import pytest
 
 from domain.pantheon import events as ev
 from domain.pantheon.commands import (
-    Discard, Exchange, GainGod, GalliaChoice, ImproveSacrifice, Pass, PlacePiece, Reserve,
-    SacrificeTile, Spend,
+    Discard,
+    Exchange,
+    GainGod,
+    GalliaChoice,
+    ImproveSacrifice,
+    Pass,
+    PlacePiece,
+    Reserve,
+    SacrificeTile,
+    Spend,
 )
 
 from .helpers_flow import (
-    after_trait, agenda, between_epochs, drawn, first_action, in_preparation, play, run_tasks,
-    stack_index, temple,
+    after_trait,
+    agenda,
+    between_epochs,
+    drawn,
+    first_action,
+    in_preparation,
+    play,
+    run_tasks,
+    stack_index,
+    temple,
 )
 from .scenario import ScriptedRng, Task, after, given, then_error, when
 

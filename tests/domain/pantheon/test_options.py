@@ -8,7 +8,7 @@ from domain.pantheon import commands as cmd
 from domain.pantheon.options import next_placements
 from domain.pantheon.state import clone
 from domain.rng import SeededRng
-from service.simulate import run
+from service.cli.simulate import run
 
 
 def _states(seed):

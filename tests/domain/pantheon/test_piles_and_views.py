@@ -13,10 +13,17 @@ from domain.pantheon.commands import DrawCard, GainGod, GalliaChoice, Move, Plac
 from domain.pantheon.state import State, clone
 from domain.pantheon.views import public_view, redact, seat_view
 from domain.pantheon.vocabulary import CARDS
-from service.simulate import run
+from service.cli.simulate import run
 
 from .helpers_flow import (
-    GODS_SORTED, agenda, between_epochs, drawn, first_action, half_gods_taken, in_preparation, run_tasks,
+    GODS_SORTED,
+    agenda,
+    between_epochs,
+    drawn,
+    first_action,
+    half_gods_taken,
+    in_preparation,
+    run_tasks,
 )
 from .scenario import ScriptedRng, Task, after, given, then_error, turn_phase, when
 

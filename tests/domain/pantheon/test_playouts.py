@@ -6,7 +6,7 @@ import random
 import pytest
 
 from domain.pantheon.commands import Options
-from service.simulate import game_seed, play_game, run
+from service.cli.simulate import game_seed, play_game, run
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -6,13 +6,27 @@ from domain.kernel import DomainError
 from domain.pantheon import PANTHEON
 from domain.pantheon import events as ev
 from domain.pantheon.commands import (
-    ChooseBonus, CreateGame, GainGod, GalliaChoice, Options,
+    ChooseBonus,
+    CreateGame,
+    GainGod,
+    GalliaChoice,
+    Options,
 )
-from service.simulate import run
+from service.cli.simulate import run
 
 from .helpers_flow import (
-    GODS_SORTED, after_trait, agenda, between_epochs, drawn, first_action, half_gods_taken,
-    in_preparation, play, run_tasks, temple, usable_loot,
+    GODS_SORTED,
+    after_trait,
+    agenda,
+    between_epochs,
+    drawn,
+    first_action,
+    half_gods_taken,
+    in_preparation,
+    play,
+    run_tasks,
+    temple,
+    usable_loot,
 )
 from .scenario import ScriptedRng, Task, after, awaiting, given, then_error, when
 

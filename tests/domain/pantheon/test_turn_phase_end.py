@@ -7,7 +7,16 @@ from domain.pantheon import commands as cmd
 from domain.pantheon import events as ev
 
 from .helpers_actions import (
-    action, agenda, drawn, end_action, follow_up, foot, moved, owns, persia, placed,
+    action,
+    agenda,
+    drawn,
+    end_action,
+    follow_up,
+    foot,
+    moved,
+    owns,
+    persia,
+    placed,
 )
 from .scenario import ScriptedRng, Task, after, given, then_error, turn_phase, when
 

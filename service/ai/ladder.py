@@ -1,0 +1,105 @@
+"""The bot ladder: bots play each other with seats rotated; win rates with Wilson intervals."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from dataclasses import dataclass, field
+
+from domain.pantheon import PANTHEON
+from domain.pantheon.bots import make_bot, seat_knowledge
+from domain.pantheon.commands import CreateGame, Options
+from domain.rng import game_rng
+from service.tuning import fewer_gc_passes
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: float = 0.0  # a shared win counts as 1 / winners
+    move_seconds: list[float] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a win rate (95% by default)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def seating(names: list[str], players: int, index: int) -> list[str]:
+    """Game `index`'s bot per seat: the bots cycle through the seats game by game."""
+    return [names[(index + seat) % len(names)] for seat in range(players)]
+
+
+def play(names: list[str], seed: bytes, game: str, rnd: random.Random, tallies: dict[str, Tally], clock) -> list[int]:
+    """One game to its end; each bot decides from its seat's knowledge only. The winners."""
+    bots = [make_bot(name) for name in names]
+    state, version = None, 0
+    command: object = CreateGame(options=Options(players=len(names)))
+    while True:
+        state, events = PANTHEON.apply(state, command, game_rng(seed, game, version))
+        version += len(events)
+        if PANTHEON.is_terminal(state):
+            break
+        seat = state.agenda[0].seat
+        start = clock()
+        command = bots[seat].choose(seat_knowledge(state, seat), seat, rnd)
+        tallies[names[seat]].move_seconds.append(clock() - start)
+    winners = PANTHEON.outcome(state)["winners"]
+    for seat, name in enumerate(names):
+        tallies[name].scores.append(state.seats[seat].score)
+        if seat in winners:
+            tallies[name].wins += 1 / len(winners)
+    for name in set(names):
+        tallies[name].games += names.count(name)
+    return winners
+
+
+def _play_games(bots: list[str], indices: range, players: int, seed: str, clock) -> dict[str, Tally]:
+    tallies = {name: Tally() for name in bots}
+    with fewer_gc_passes():
+        for index in indices:
+            game_seed = hashlib.sha256(f"pantheon-ladder:{seed}:{index}".encode()).digest()
+            play(seating(bots, players, index), game_seed, f"ladder-{index}", random.Random(f"{seed}:{index}"),
+                 tallies, clock)
+    return tallies
+
+
+def ladder(bots: list[str], games: int, players: int, seed: str, clock, jobs: int = 1) -> dict[str, Tally]:
+    """Play `games` games; the same seed gives the same games whatever `jobs` is (game i depends
+    only on the seed and i). Tallies per bot (per seat played); `jobs` > 1 plays in processes."""
+    if jobs <= 1 or games <= 1:
+        return _play_games(bots, range(games), players, seed, clock)
+    from concurrent.futures import ProcessPoolExecutor
+
+    tallies = {name: Tally() for name in bots}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = [pool.submit(_play_games, bots, range(j, games, jobs), players, seed, clock) for j in range(jobs)]
+        for part in parts:
+            for name, t in part.result().items():
+                total = tallies[name]
+                total.games += t.games
+                total.wins += t.wins
+                total.move_seconds += t.move_seconds
+                total.scores += t.scores
+    return tallies
+
+
+def report(tallies: dict[str, Tally]) -> tuple[list[str], dict]:
+    """Readable lines and the JSON summary."""
+    lines, results = [], {}
+    for name, t in tallies.items():
+        rate = t.wins / t.games if t.games else 0.0
+        low, high = wilson(t.wins, t.games)
+        mean = sum(t.scores) / len(t.scores) if t.scores else 0.0
+        per_move = 1000 * sum(t.move_seconds) / len(t.move_seconds) if t.move_seconds else 0.0
+        lines.append(f"{name:>8}: {t.wins:g}/{t.games} wins, win rate {rate:.3f} "
+                     f"(95% CI {low:.3f}-{high:.3f}), mean score {mean:.1f}, {per_move:.2f} ms/move")
+        results[name] = {"games": t.games, "wins": t.wins, "win_rate": round(rate, 4)}
+    return lines, {"results": results}

@@ -1,0 +1,124 @@
+"""The AI turn as an RQ job: decide from the seat's knowledge only and submit through the same path
+as a person, with an idempotency key derived from (game, version, seat), so duplicated, retried or
+crashed jobs apply at most once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+
+import msgspec
+from redis.asyncio import Redis
+from rq import get_current_job
+
+from service.store.streams import EventStore
+from service.write.games import DECIDERS, GameService, ServiceError
+
+from .scheduler import LEASE_S, Scheduler, ai_level, lease_key, turn_key
+
+log = logging.getLogger(__name__)
+
+
+class _Runtime:
+    """What a worker process keeps from one AI turn to the next, per deployment: an event loop, a
+    Redis client and a GameService whose cached folds are caught up with the stream on each turn
+    instead of being rebuilt from the first event."""
+
+    def __init__(self, redis_url: str, prefix: str, partitions: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.client = Redis.from_url(redis_url)
+        self.service = GameService(EventStore(self.client, prefix=prefix, partitions=partitions),
+                                   on_awaiting=Scheduler(redis_url, prefix, partitions))
+        self.prefix = prefix
+
+    def close(self) -> None:
+        try:
+            self.loop.run_until_complete(self.client.aclose())
+        finally:
+            self.loop.close()
+            self.service.on_awaiting.redis.close()
+
+
+_RUNTIMES: dict[tuple[str, str, int], _Runtime] = {}
+
+
+def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int) -> dict:
+    """The RQ job: play the AI seat's turn if the game still awaits it at `version`. Its result says
+    what happened ("played", "duplicate", "stale" or "not_ai"), how long the bot thought and when the events
+    were stored (for the overhead benchmark)."""
+    key = (redis_url, prefix, partitions)
+    runtime = _RUNTIMES.get(key)
+    if runtime is None:
+        runtime = _RUNTIMES[key] = _Runtime(redis_url, prefix, partitions)
+    try:
+        return runtime.loop.run_until_complete(_play(runtime, game, version, seat))
+    except BaseException:
+        # A job timeout interrupts the loop wherever it is: start the next turn from scratch.
+        _RUNTIMES.pop(key, None)
+        try:
+            runtime.close()
+        except Exception:
+            pass
+        raise
+
+
+def provenance_of(bots, bot, knowledge, rng_seed: str) -> dict[str, str]:
+    """What an AI command records about its decision: enough for an auditor to rebuild the seat's
+    knowledge, compare its hash and run the same bot with the same parameters and RNG again."""
+    return {"bot": bot.name, "params": json.dumps(bot.params, sort_keys=True), "budget": bot.budget,
+            "view": bots.view_hash(knowledge), "rng": rng_seed}
+
+
+async def _play(runtime: _Runtime, game: str, version: int, seat: int) -> dict:
+    job = get_current_job()
+    if job is not None:
+        await runtime.client.set(lease_key(runtime.prefix, job.id), 1, ex=max(1, int(LEASE_S)))
+    return await play_turn(runtime.service, game, version, seat)
+
+
+async def play_turn(service, game: str, version: int, seat: int) -> dict:
+    """Decide the AI seat's turn from its knowledge only and submit it like a person would, with
+    its provenance; nothing if the game no longer awaits this seat at `version`."""
+
+    current, state = await service.state_at(game)
+    decider = DECIDERS[await service.kind(game)]
+    awaited = decider.awaited(state)
+    if current != version or awaited is None or awaited.seat != seat:
+        return {"outcome": "stale"}
+    level = ai_level(await service.meta(game), seat)
+    if level is None:  # taken back by its person since the turn was enqueued
+        return {"outcome": "not_ai"}
+    bots = decider.bots
+    knowledge = bots.knowledge(state, seat)  # the bot sees only what its seat may see
+    key, failed = turn_key(game, version, seat), None
+    # A bot that fails, or chooses a command the rules refuse, must not stall the game: the random
+    # bot plays that turn instead, and the provenance says so (an audit re-runs the random bot).
+    for bot in (bots.make(level), bots.make("random")):
+        started = time.perf_counter()
+        try:
+            command = bot.choose(knowledge, seat, random.Random(key))
+        except Exception as error:
+            failed = _failure(game, version, seat, bot.name, repr(error))
+            continue
+        think = time.perf_counter() - started
+        provenance = provenance_of(bots, bot, knowledge, key) | ({"fallback": failed} if failed else {})
+        try:  # decided at `version`: if the game moved on meanwhile, this turn is over
+            done = await service.submit(game, seat, msgspec.to_builtins(command), expected_version=version,
+                                        idempotency_key=key, provenance=provenance)
+        except ServiceError as error:
+            if error.code == "version_conflict":
+                return {"outcome": "stale"}
+            if error.status != 422:
+                raise
+            failed = _failure(game, version, seat, bot.name, f"{error.code}: {error.message}")
+            continue
+        return {"outcome": "duplicate" if done.duplicate else "played", "think_s": think, "stored_at": time.time()}
+    raise RuntimeError(f"no bot could play seat {seat} of game {game} at version {version}: {failed}")
+
+
+def _failure(game: str, version: int, seat: int, bot: str, reason: str) -> str:
+    log.error("AI %s failed at game %s version %d seat %d: %s", bot, game, version, seat, reason)
+    return f"{bot}: {reason}"

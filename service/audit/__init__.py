@@ -1,0 +1,3 @@
+"""Trust in recorded games: the audit (seed, hash chain, every command decided again, AI views,
+scores), exports and their files, imports as read-only archives, forks and their lineage.
+Imports `service.write`, `service.store` and `service.config`."""

@@ -1,0 +1,83 @@
+"""Operator commands that read a game from the server's Redis (REDIS_URL): export and audit."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import msgspec
+from redis.asyncio import Redis
+
+from service.config import Settings
+from service.store.codec import Envelope
+from service.store.streams import EventStore
+
+from .export import Header
+
+
+def _store(settings: Settings) -> EventStore:
+    if not settings.redis_url:
+        sys.exit("Set REDIS_URL to the server's Redis (`pantheon serve` prints it).")
+    return EventStore(Redis.from_url(settings.redis_url), prefix=settings.prefix, partitions=settings.partitions)
+
+
+async def load_export(store: EventStore, game: str) -> tuple[Header, list[Envelope]]:
+    """A stored game as an export: the seed only once the game has ended."""
+    meta = await store.meta(game)
+    if "kind" not in meta:
+        raise LookupError(f"There is no game {game!r}.")
+    envelopes = await store.read(game)
+    text = {k: v.decode() for k, v in meta.items() if k in ("kind", "engine", "commitment", "seed", "finished")}
+    header = Header(game=game, kind=text["kind"], engine=text.get("engine", ""), commitment=text["commitment"],
+                    seed=text["seed"] if text.get("finished") == "1" else None,
+                    seats=msgspec.json.decode(meta.get("seats", b"[]")),
+                    lineage=msgspec.json.decode(meta["lineage"]) if "lineage" in meta else None,
+                    events=len(envelopes))
+    return header, envelopes
+
+
+def fetch_export(game: str, settings: Settings | None = None) -> tuple[Header, list[Envelope]]:
+    return _run(settings, lambda store: load_export(store, game))
+
+
+def _run(settings: Settings | None, work):
+    store = _store(settings or Settings())
+
+    async def go():
+        try:
+            return await work(store)
+        finally:
+            await store.redis.aclose()
+
+    return asyncio.run(go())
+
+
+def export_game(game: str, out, settings: Settings | None = None) -> int:
+    """Write a game as JSON Lines to `out` (a binary file); the number of events."""
+    from service.write.games import DECIDERS
+
+    from .export import export_lines
+
+    header, envelopes = _run(settings, lambda store: load_export(store, game))
+    for line in export_lines(header, envelopes, DECIDERS[header.kind]):
+        out.write(line + b"\n")
+    return len(envelopes)
+
+
+def import_file(path: str, settings: Settings | None = None) -> str:
+    """Verify an exported file and recreate its game (read-only); the game id."""
+    from service.write.games import DECIDERS, GameService, ServiceError
+
+    from .export import read_export
+    from .lineage import import_game
+
+    with open(path, "rb") as f:
+        header, envelopes = read_export(f.read().splitlines(), lambda kind: DECIDERS[kind])
+
+    async def work(store):
+        return await import_game(GameService(store), header, envelopes)
+
+    try:
+        return _run(settings, work)
+    except ServiceError as error:
+        sys.exit(f"{error.code}: {error.message}")

@@ -1,0 +1,188 @@
+"""The `pantheon` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _map(args: argparse.Namespace) -> int:
+    from domain.pantheon.board import load_board
+    from domain.pantheon.svg import render_svg
+
+    with open(args.svg, "w", encoding="utf-8") as out:
+        out.write(render_svg(load_board(args.edition)))
+    print(f"wrote {args.svg}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import export_records, run
+
+    result, records = run(args.games, args.players, args.seed, check=not args.no_check)
+    if args.export:
+        export_records(records, args.export)
+    for record in records:
+        for problem in record.errors + record.violations:
+            print(f"game seed {record.seed.hex()[:12]}: {problem}", file=sys.stderr)
+    print(json.dumps(result))
+    return 0 if not result["errors"] and not result["invariant_violations"] else 1
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from service.config import Settings
+
+    from .roles import serve
+
+    serve(Settings())
+    return 0
+
+
+def _api(args: argparse.Namespace) -> int:
+    from service.config import Settings
+
+    from .roles import run_api
+
+    run_api(Settings())
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from service.config import Settings
+
+    from .roles import run_worker
+
+    run_worker(Settings(), burst=args.burst)
+    return 0
+
+
+def _projector(args: argparse.Namespace) -> int:
+    from service.config import Settings
+    from service.read.projector import serve_projector
+
+    settings = Settings()
+    options = {"batch": args.batch, "block_ms": args.block_ms, "claim_idle_ms": args.claim_idle_ms}
+    if args.consumer:
+        options["consumer"] = args.consumer
+    stats = serve_projector(settings.redis_url, settings.prefix, settings.partitions, **options)
+    print(json.dumps(vars(stats)), flush=True)
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from service.config import Settings
+    from service.read.rebuild import run_rebuild
+
+    settings = Settings()
+    totals = run_rebuild(settings.redis_url, settings.prefix, settings.partitions,
+                         concurrency=args.concurrency, names=args.only or None)
+    print(json.dumps(totals), flush=True)
+    return 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from .audit import audit_command
+
+    return audit_command(args.file, args.game, quiet=args.quiet, rerun_bots=args.bots)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from service.audit.archive import export_game
+
+    count = export_game(args.game, sys.stdout.buffer)
+    print(f"exported {count} events of {args.game}", file=sys.stderr)
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from service.audit.archive import import_file
+    from service.audit.export import ExportError
+
+    try:
+        game = import_file(args.file)
+    except ExportError as error:
+        print(f"not imported: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps({"imported": game}))
+    return 0
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    import time
+
+    from domain.pantheon.bots import BOTS
+    from service.ai.ladder import ladder, report
+
+    bots = args.bots.split(",")
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown or len(bots) < 2:
+        print(f"--bots needs two or more of {sorted(BOTS)} (got {args.bots})", file=sys.stderr)
+        return 2
+    lines, summary = report(ladder(bots, args.games, args.players, args.seed, time.perf_counter, args.jobs))
+    print("\n".join(lines))
+    print(json.dumps(summary))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server")
+    sub = p.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("map", help="render the map")
+    m.add_argument("--svg", required=True, metavar="FILE", help="write the map as SVG to FILE")
+    m.add_argument("--edition", default="house-1")
+    m.set_defaults(func=_map)
+    s = sub.add_parser("simulate", help="play random games and check every invariant")
+    s.add_argument("--games", type=int, default=10)
+    s.add_argument("--players", choices=["2", "3", "4", "mixed"], default="mixed")
+    s.add_argument("--seed", default="0")
+    s.add_argument("--no-check", action="store_true", help="skip the invariant and replay checks (for speed)")
+    s.add_argument("--export", metavar="DIR", help="write every game as an auditable JSON Lines file into DIR")
+    s.set_defaults(func=_simulate)
+    ld = sub.add_parser("ladder", help="play bots against each other (seats rotated); win rates")
+    ld.add_argument("--games", type=int, default=20)
+    ld.add_argument("--bots", required=True, help="comma-separated bot names, e.g. greedy,random")
+    ld.add_argument("--players", type=int, choices=[2, 3, 4], default=2)
+    ld.add_argument("--seed", default="0")
+    ld.add_argument("--jobs", type=int, default=1, help="games played in this many processes at once (same results)")
+    ld.set_defaults(func=_ladder)
+    sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)").set_defaults(func=_serve)
+    sub.add_parser("api", help="run the HTTP API against REDIS_URL").set_defaults(func=_api)
+    w = sub.add_parser("worker", help="run an RQ worker for AI turns against REDIS_URL")
+    w.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    w.set_defaults(func=_worker)
+    pr = sub.add_parser("projector", help="keep the read models up to date from the feed (REDIS_URL)")
+    pr.add_argument("--consumer", help="consumer name in the group (default: host-pid-random)")
+    pr.add_argument("--batch", type=int, default=64, help="feed entries per read")
+    pr.add_argument("--block-ms", type=int, default=1000, help="how long one read waits for new entries")
+    pr.add_argument("--claim-idle-ms", type=int, default=10_000,
+                    help="take over entries another consumer left unacknowledged this long")
+    pr.set_defaults(func=_projector)
+    pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
+    rb = pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)")
+    rb.add_argument("--concurrency", type=int, default=16, help="games folded at once")
+    rb.add_argument("--only", action="append", metavar="NAME", help="rebuild only this projection (repeatable)")
+    rb.set_defaults(func=_rebuild)
+    a = sub.add_parser("audit", help="check a game: seed, hash chain, every command decided again, AI views, scores")
+    a.add_argument("file", nargs="?", help="an exported game (JSON Lines); no server needed")
+    a.add_argument("--game", help="a game id on the server at REDIS_URL")
+    a.add_argument("--quiet", action="store_true", help="print only the checks, not the story")
+    a.add_argument("--bots", action="store_true",
+                   help="also run every AI command's recorded bot again on its view: it must choose the same command")
+    a.set_defaults(func=_audit)
+    e = sub.add_parser("export", help="write a game (REDIS_URL) as JSON Lines to standard output")
+    e.add_argument("game")
+    e.set_defaults(func=_export)
+    i = sub.add_parser("import", help="verify an exported game and recreate it (read-only) at REDIS_URL")
+    i.add_argument("file")
+    i.set_defaults(func=_import)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3 @@
+"""The HTTP API (Litestar): the app, one controller module per resource (games, play, audit),
+auth, request and response bodies, problem details, the OpenAPI document, metrics.
+Imports any package below it; only `service.cli` imports it."""

@@ -1,0 +1,100 @@
+"""The HTTP API: a Litestar app over the game service (routes in api_games and api_play)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Controller, Litestar, get
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.types import Message, Scope
+from redis.asyncio import Redis
+
+from service.ai.scheduler import Scheduler
+from service.store.streams import EventStore
+from service.write.games import GameService, ServiceError
+
+from .audit import AuditController
+from .auth import provide_metrics, provide_service
+from .games import GamesController
+from .metrics import Metrics
+from .models import Health
+from .openapi import StrictStructSchemaPlugin, finish, openapi_config
+from .play import PlayController
+from .problems import EXCEPTION_HANDLERS, problems
+
+DEFAULT_MAX_BODY_BYTES = 64 * 1024
+
+
+class OperationsController(Controller):
+    """Liveness, readiness and Prometheus metrics."""
+
+    tags = ["operations"]
+    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
+                    "metrics": Provide(provide_metrics, sync_to_thread=False)}
+
+    @get("/health/live", operation_id="health_live", status_code=200, summary="The process is up")
+    async def live(self) -> Health:
+        return Health(status="ok")
+
+    @get("/health/ready", operation_id="health_ready", status_code=200, summary="Redis answers",
+         responses=problems(503))
+    async def ready(self, service: NamedDependency[GameService]) -> Health:
+        try:
+            await service.store.redis.ping()
+        except Exception:  # any failure to reach Redis means not ready, whatever its type
+            raise ServiceError(503, "not_ready", "The event store (Redis) does not answer.") from None
+        return Health(status="ok")
+
+    @get("/metrics", operation_id="metrics", status_code=200, summary="Prometheus metrics",
+         media_type="text/plain; version=0.0.4")
+    async def metrics(self, metrics: NamedDependency[Metrics]) -> str:
+        return metrics.exposition()
+
+
+def _allow_header_fix(app: Litestar):
+    """A before_send hook that lists every method of the route in the Allow header of OPTIONS answers.
+
+    Litestar 2.25 builds the automatic OPTIONS handler of a path when its first handler is
+    registered, so for /games (GET and POST) it answered `Allow: OPTIONS, POST`."""
+    allowed = {route.path_format: ", ".join(sorted(route.methods)).encode() for route in app.routes
+               if hasattr(route, "route_handler_map")}
+
+    async def fix(message: Message, scope: Scope) -> None:
+        if message["type"] == "http.response.start" and scope.get("method") == "OPTIONS":
+            methods = allowed.get(scope.get("path_template", ""))
+            if methods:
+                message["headers"] = [(k, methods if k.lower() == b"allow" else v) for k, v in message["headers"]]
+
+    return fix
+
+
+def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
+               max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> Litestar:
+    """The API app; it connects to Redis at startup and disconnects at shutdown."""
+
+    @asynccontextmanager
+    async def redis_client(app: Litestar) -> AsyncIterator[None]:
+        client = Redis.from_url(redis_url)
+        app.state.service = GameService(EventStore(client, prefix=prefix, partitions=partitions),
+                                        on_awaiting=Scheduler(redis_url, prefix, partitions))
+        try:
+            yield
+        finally:
+            await client.aclose()
+
+    metrics = Metrics()
+    app = Litestar(
+        route_handlers=[GamesController, PlayController, AuditController, OperationsController],
+        lifespan=[redis_client],
+        state=State({"metrics": metrics}),
+        exception_handlers=EXCEPTION_HANDLERS,
+        before_send=[metrics.before_send],
+        request_max_body_size=max_body_bytes,
+        openapi_config=openapi_config(),
+        plugins=[StrictStructSchemaPlugin()],
+    )
+    app.before_send.append(_allow_header_fix(app))
+    finish(app.openapi_schema)
+    return app

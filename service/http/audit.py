@@ -1,0 +1,77 @@
+"""Forks, audits, refused commands and exports of a game."""
+
+from __future__ import annotations
+
+import msgspec
+from litestar import Controller, Request, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import JSONBody
+from litestar.response import Response
+
+from service.audit.archive import load_export
+from service.audit.checks import audit
+from service.audit.export import export_lines
+from service.audit.lineage import fork
+from service.write.games import DECIDERS, GameService
+
+from .auth import GameIdParam, bearer, provide_service, require
+from .games import _seat_spec
+from .models import (
+    AuditCheck,
+    AuditReport,
+    ForkRequest,
+    GameCreatedResponse,
+    Rejected,
+)
+from .openapi import OPTIONAL_TOKEN
+from .problems import problems
+
+
+class AuditController(Controller):
+    """Replay's companions: fork a game at a version, audit it, list what was refused, export it."""
+
+    path = "/games/{game_id:str}"
+    tags = ["audit"]
+    dependencies = {"service": Provide(provide_service, sync_to_thread=False)}
+
+    @post("/fork", operation_id="fork_game", status_code=201, summary="Fork a game at a version",
+          responses=problems(400, 404, 422))
+    async def fork_game(self, game_id: GameIdParam, data: JSONBody[ForkRequest],
+                        service: NamedDependency[GameService]) -> GameCreatedResponse:
+        """A new game whose first `at` events are this game's, with a new secret seed (so a fork of a
+        running game learns nothing of its hidden future) and its own seats."""
+        created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats])
+        return GameCreatedResponse.of(created)
+
+    @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game", responses=problems(400, 404))
+    async def audit_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> AuditReport:
+        """Seed against commitment (once revealed), hash chain, every command decided again, every AI
+        command's view hash against its seat's knowledge, final scores."""
+        await service.kind(game_id)
+        header, envelopes = await load_export(service.store, game_id)
+        report = audit(header, envelopes, DECIDERS[header.kind])
+        return AuditReport(game=game_id, ok=report.ok, events=report.events, first_failure=report.first_failure,
+                           checks=[msgspec.convert(c.__dict__, AuditCheck) for c in report.checks], story=report.story)
+
+    @get("/rejected", operation_id="list_rejected", status_code=200, summary="Refused commands",
+         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+    async def list_rejected(self, game_id: GameIdParam, request: Request,
+                            service: NamedDependency[GameService]) -> list[Rejected]:
+        """Who tried what, when, and why it was refused. A refused command may show what a hand holds,
+        so until the game ends only the admin token may read them."""
+        finished = "finished" in await service.meta(game_id)
+        token = bearer(request)
+        require(finished or (token is not None and await service.is_admin(game_id, token)), 403, "not_yet_public",
+                "Refused commands are public once the game has ended; before that, send the admin token.")
+        return msgspec.convert(await service.rejected(game_id), list[Rejected])
+
+    @get("/export", operation_id="export_game", status_code=200, summary="Export a finished game",
+         media_type="application/x-ndjson", responses=problems(400, 404, 409))
+    async def export_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> Response[bytes]:
+        """The game as JSON Lines (a header with the revealed seed, then every event with its command), for
+        `pantheon audit FILE` and `pantheon import FILE`. Only once the game has ended."""
+        await service.kind(game_id)  # 404 for an unknown game
+        header, envelopes = await load_export(service.store, game_id)
+        require(header.seed is not None, 409, "game_in_progress", "A game can be exported once it has ended.")
+        body = b"".join(line + b"\n" for line in export_lines(header, envelopes, DECIDERS[header.kind]))
+        return Response(body, media_type="application/x-ndjson")

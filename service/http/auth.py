@@ -1,0 +1,65 @@
+"""Who is calling: the seat a bearer token stands for, and the dependencies handlers share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request
+from litestar.datastructures import State
+from litestar.params import PathParameter
+
+from domain.kernel import Decider
+from service.write.games import DECIDERS, GameService, ServiceError
+
+from .metrics import Metrics
+
+GameIdParam = Annotated[str, PathParameter(description="The game's id (16 hex digits).", pattern="^[0-9a-f]{16}$",
+                                           min_length=16, max_length=16)]
+
+
+def provide_service(state: State) -> GameService:
+    return state.service
+
+
+def provide_metrics(state: State) -> Metrics:
+    return state.metrics
+
+
+def bearer(request: Request) -> str | None:
+    """The token of `Authorization: Bearer <token>`, None without the header; 401 when it is malformed."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServiceError(401, "missing_token", "Send the token as Authorization: Bearer <token>.")
+    return token.strip()
+
+
+async def caller_seat(service: GameService, game: str, request: Request, *, required: bool) -> int | None:
+    """The caller's seat; None for a spectator (no token, or the admin token) when `required` is false.
+
+    401 `missing_token` without a token where one is required; 403 `wrong_token` for a token that is
+    not one of this game's (or, where a seat is required, not a seat token); 404 for an unknown game."""
+    token = bearer(request)
+    if token is None:
+        if required:
+            raise ServiceError(401, "missing_token", "This needs your seat token: Authorization: Bearer <token>.")
+        await service.kind(game)  # 404 for an unknown game
+        return None
+    seat = await service.seat_of(game, token)
+    if seat is not None:
+        return seat
+    if not required and await service.is_admin(game, token):
+        return None
+    raise ServiceError(403, "wrong_token", "This token is not a seat token of this game." if required
+                       else "This token is not one of this game's tokens.")
+
+
+async def decider_of(service: GameService, game: str) -> Decider:
+    return DECIDERS[await service.kind(game)]
+
+
+def require(condition: Any, status: int, code: str, message: str) -> None:
+    if not condition:
+        raise ServiceError(status, code, message)

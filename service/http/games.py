@@ -1,0 +1,144 @@
+"""Games: create one, list the lobby, read a game's status, claim a seat."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Request, delete, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import JSONBody, PathParameter, QueryParameter
+
+from service.ai.scheduler import ai_level
+from service.read.models import ReadModelMissing, read_model
+from service.write.games import DECIDERS, GameService, SeatSpec, ServiceError
+
+from .auth import GameIdParam, bearer, provide_service, require
+from .models import (
+    AiSeat,
+    Awaiting,
+    CreateGameRequest,
+    GameCreatedResponse,
+    GameDetail,
+    GameSummary,
+    HandToAi,
+    Lineage,
+    SeatClaimed,
+    SeatHanded,
+    SeatInfo,
+)
+from .openapi import SEAT_TOKEN
+from .problems import problems
+
+SeatParam = Annotated[int, PathParameter(ge=0, le=15, description="The seat's index (0 for the first seat).")]
+
+
+def _seat_spec(seat: object) -> SeatSpec:
+    return SeatSpec(type="ai", level=seat.level) if isinstance(seat, AiSeat) else SeatSpec(type="human")
+
+
+async def lobby_entry(service: GameService, game: str) -> GameSummary:
+    """One lobby line: seats from the game's metadata, progress from its summary read model."""
+    meta = await service.meta(game)
+    specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
+    open_seats = [i for i, s in enumerate(specs) if s.type == "human" and f"seat:{i}" not in meta]
+    version, summary = await read_model(service.store.redis, service.store, game, "summary")
+    status = "finished" if summary["status"] == "finished" else "open" if open_seats else "playing"
+    return GameSummary(game=game, kind=meta["kind"].decode(), players=len(specs), status=status, version=version,
+                       open_seats=open_seats, created_at=int(meta.get("created_at", b"0")), lineage=_lineage(meta))
+
+
+def _lineage(meta: dict[str, bytes]) -> Lineage | None:
+    return msgspec.json.decode(meta["lineage"], type=Lineage) if "lineage" in meta else None
+
+
+async def game_detail(service: GameService, game: str) -> GameDetail:
+    """The game's status from its metadata and its current state (a fold of its events)."""
+    meta = await service.meta(game)
+    decider = DECIDERS[meta["kind"].decode()]
+    version, state = await service.state_at(game)
+    specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
+    levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
+    seats = [SeatInfo(seat=i, type="ai" if level else "human", level=level,
+                      claimed=level is not None or f"seat:{i}" in meta) for i, level in enumerate(levels)]
+    open_seats = [s.seat for s in seats if not s.claimed]
+    finished = decider.is_terminal(state)
+    awaited = decider.awaited(state)
+    return GameDetail(
+        game=game, kind=meta["kind"].decode(), players=len(seats), version=version, open_seats=open_seats,
+        status="finished" if finished else "open" if open_seats else "playing",
+        created_at=int(meta.get("created_at", b"0")), seats=seats, lineage=_lineage(meta),
+        options=msgspec.to_builtins(getattr(state, "options", None)) or {},
+        awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
+        finished=finished, outcome=decider.outcome(state) if finished else None,
+        commitment=meta["commitment"].decode(), seed=meta["seed"].decode() if finished else None,
+    )
+
+
+class GamesController(Controller):
+    """Create games, list the lobby, read a game's status, claim seats."""
+
+    path = "/games"
+    tags = ["games"]
+    dependencies = {"service": Provide(provide_service, sync_to_thread=False)}
+
+    @post("/", operation_id="create_game", status_code=201, summary="Create a game",
+          responses=problems(400, 413, 422))
+    async def create_game(self, data: JSONBody[CreateGameRequest], service: NamedDependency[GameService]) -> GameCreatedResponse:
+        """A new game with these seats; the admin token in the answer is shown only this once."""
+        options = msgspec.to_builtins(data.options)
+        created = await service.create(data.kind, options, [_seat_spec(s) for s in data.seats],
+                                       idle_seconds=data.idle_seconds)
+        return GameCreatedResponse.of(created)
+
+    @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))
+    async def list_games(
+        self, service: NamedDependency[GameService],
+        limit: Annotated[int, QueryParameter(ge=1, le=200, description="At most this many games, newest first.")] = 50,
+    ) -> list[GameSummary]:
+        """The newest games with their status and open seats (from the summary read models)."""
+        summaries = []
+        for game in await service.lobby(limit):
+            try:
+                summaries.append(await lobby_entry(service, game))
+            except (ServiceError, ReadModelMissing):  # deleted since it was listed
+                continue
+        return summaries
+
+    @get("/{game_id:str}", operation_id="get_game", status_code=200, summary="Read a game's status",
+         responses=problems(400, 404))
+    async def get_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> GameDetail:
+        """Status, version, the awaited seat and decision, seats, options; outcome and seed once finished."""
+        return await game_detail(service, game_id)
+
+    @post("/{game_id:str}/seats/{seat:int}/ai", operation_id="hand_seat_to_ai", status_code=200,
+          summary="Hand a seat to the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404))
+    async def hand_seat_to_ai(self, game_id: GameIdParam, seat: SeatParam, data: JSONBody[HandToAi],
+                              request: Request, service: NamedDependency[GameService]) -> SeatHanded:
+        """From now on the AI plays this seat (the game's admin token); if the game awaits it, at once."""
+        token = bearer(request)
+        require(token is not None, 401, "missing_token", "Send the game's admin token as Authorization: Bearer <token>.")
+        require(await service.is_admin(game_id, token), 403, "wrong_token", "Only the game's admin token may do this.")
+        await service.hand_to_ai(game_id, seat, data.level)
+        return SeatHanded(seat=seat, level=data.level)
+
+    @delete("/{game_id:str}/seats/{seat:int}/ai", operation_id="take_seat_back", status_code=200,
+            summary="Take a seat back from the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))
+    async def take_seat_back(self, game_id: GameIdParam, seat: SeatParam, request: Request,
+                             service: NamedDependency[GameService]) -> SeatInfo:
+        """A seat handed to the AI (by the admin, or for being idle) is played by its person again:
+        send that seat's token or the admin token. If the game awaits the seat, its idle clock
+        starts afresh. 409 for a seat that was not handed over."""
+        token = bearer(request)
+        require(token is not None, 401, "missing_token",
+                "Send the seat's token or the game's admin token as Authorization: Bearer <token>.")
+        require(await service.seat_of(game_id, token) == seat or await service.is_admin(game_id, token), 403,
+                "wrong_token", "Only this seat's token or the game's admin token may take the seat back.")
+        await service.take_back(game_id, seat)
+        return next(s for s in (await game_detail(service, game_id)).seats if s.seat == seat)
+
+    @post("/{game_id:str}/seats/{seat:int}/claim", operation_id="claim_seat", status_code=201,
+          summary="Claim a seat", responses=problems(400, 404, 409))
+    async def claim_seat(self, game_id: GameIdParam, seat: SeatParam, service: NamedDependency[GameService]) -> SeatClaimed:
+        """The seat's token, shown only this once (it is stored hashed). 409 when taken or played by an AI."""
+        return SeatClaimed(seat=seat, token=await service.claim(game_id, seat))

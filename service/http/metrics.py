@@ -1,0 +1,86 @@
+"""Prometheus metrics of one API process, in the text exposition format (no client library)."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from litestar.types import Message, Scope
+
+from service.write.games import ServiceError
+
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+def _labels(**labels: str) -> str:
+    def escape(v: str) -> str:
+        return v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+    return "{" + ",".join(f'{k}="{escape(v)}"' for k, v in labels.items()) + "}"
+
+
+@dataclass
+class Histogram:
+    buckets: tuple[float, ...] = BUCKETS
+    counts: list[int] = field(default_factory=lambda: [0] * len(BUCKETS))
+    total: float = 0.0
+    n: int = 0
+
+    def observe(self, seconds: float) -> None:
+        self.total += seconds
+        self.n += 1
+        for i, bound in enumerate(self.buckets):
+            if seconds <= bound:
+                self.counts[i] += 1
+
+    def lines(self, name: str) -> Iterator[str]:
+        for bound, count in zip(self.buckets, self.counts):
+            yield f'{name}_bucket{{le="{bound}"}} {count}'
+        yield f'{name}_bucket{{le="+Inf"}} {self.n}'
+        yield f"{name}_sum {self.total}"
+        yield f"{name}_count {self.n}"
+
+
+@dataclass
+class Metrics:
+    """Counters and a latency histogram; the app records requests, the command handler commands."""
+
+    requests: Counter = field(default_factory=Counter)  # (method, route, status) -> n
+    commands: Counter = field(default_factory=Counter)  # (result, code) -> n
+    command_seconds: Histogram = field(default_factory=Histogram)
+
+    async def before_send(self, message: Message, scope: Scope) -> None:
+        """Count each response by method, route template and status (a Litestar before_send hook)."""
+        if message["type"] == "http.response.start" and scope["type"] == "http":
+            route = scope.get("path_template") or "unmatched"
+            self.requests[(scope["method"], route, str(message["status"]))] += 1
+
+    @contextmanager
+    def command(self) -> Iterator[None]:
+        """Time one command and count it as accepted or rejected (by the refusal's code)."""
+        start = time.perf_counter()
+        try:
+            yield
+        except ServiceError as error:
+            self.commands[("rejected", error.code)] += 1
+            raise
+        else:
+            self.commands[("accepted", "")] += 1
+        finally:
+            self.command_seconds.observe(time.perf_counter() - start)
+
+    def exposition(self) -> str:
+        out = ["# HELP pantheon_http_requests_total HTTP responses by method, route and status.",
+               "# TYPE pantheon_http_requests_total counter"]
+        for (method, route, status), n in sorted(self.requests.items()):
+            out.append(f"pantheon_http_requests_total{_labels(method=method, route=route, status=status)} {n}")
+        out += ["# HELP pantheon_commands_total Commands submitted, by result and refusal code.",
+                "# TYPE pantheon_commands_total counter"]
+        for (result, code), n in sorted(self.commands.items()):
+            out.append(f"pantheon_commands_total{_labels(result=result, code=code)} {n}")
+        out += ["# HELP pantheon_command_seconds Time to decide and append a command.",
+                "# TYPE pantheon_command_seconds histogram", *self.command_seconds.lines("pantheon_command_seconds")]
+        return "\n".join(out) + "\n"

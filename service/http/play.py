@@ -1,0 +1,168 @@
+"""Playing a game: submit commands, read legal options, views and events, follow the event stream."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Request, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import HeaderParameter, JSONBody, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from domain.pantheon.commands import Command
+from service.store.codec import JSON
+from service.write.games import GameService
+
+from .auth import (
+    GameIdParam,
+    caller_seat,
+    decider_of,
+    provide_metrics,
+    provide_service,
+    require,
+)
+from .metrics import Metrics
+from .models import (
+    MAX_VERSION,
+    Awaiting,
+    CommandAccepted,
+    EventOut,
+    LegalOptions,
+    StreamMessage,
+    View,
+)
+from .openapi import OPTIONAL_TOKEN, SEAT_TOKEN, tagged
+from .problems import problems
+from .views import AtParam, MinVersionParam, projected
+
+# One XREAD blocks this long (under redis-py's default 5 s socket timeout); a keep-alive comment
+# goes out after KEEP_ALIVE_WAITS quiet waits, so proxies keep the connection open.
+STREAM_WAIT_MS = 1000
+KEEP_ALIVE_WAITS = 15
+IdempotencyKey = Annotated[str | None, HeaderParameter(
+    name="Idempotency-Key", pattern="^[!-~]{1,128}$",
+    description="Resubmitting a key returns the first outcome and appends nothing (1-128 visible ASCII).")]
+# Litestar drops a falsy bound (ge=0) from the schema of an optional parameter; say it again.
+MIN_0 = {"minimum": 0}
+_COMMANDS = ", ".join(f"`{t}`" for t in tagged(Command))
+
+
+def _redacted(events: list[dict], finished: bool) -> list[dict]:
+    """Hide the hash chain until the game ends: a hash covers the unredacted event, so with it anyone
+    could recover a hidden card draw by trying the few possibilities."""
+    return events if finished else [{**e, "hash": None} for e in events]
+
+
+async def _finished(service: GameService, game: str) -> bool:
+    decider = await decider_of(service, game)
+    return decider.is_terminal((await service.state_at(game))[1])
+
+
+async def _feed(service: GameService, game: str, viewer: int | None, after: int) -> AsyncIterator[ServerSentEventMessage]:
+    """Events after `after` as they are appended; ends once the game is finished and all is sent."""
+    decider, key = await decider_of(service, game), service.store.keys(game).events
+    quiet = 0
+    while True:
+        events = await service.events(game, after, viewer)
+        version, state = await service.state_at(game)
+        finished = decider.is_terminal(state)
+        for event in _redacted(events, finished):
+            after = event["version"]
+            yield ServerSentEventMessage(data=JSON.encode(event).decode(), id=after)
+        if finished and after >= version:
+            return
+        if await service.store.redis.xread({key: f"{after}-1"}, count=1, block=STREAM_WAIT_MS):
+            quiet = 0
+        elif (quiet := quiet + 1) % KEEP_ALIVE_WAITS == 0:
+            yield ServerSentEventMessage(comment="keep-alive")
+
+
+class PlayController(Controller):
+    """Commands in; legal options, views and (redacted) events out."""
+
+    path = "/games/{game_id:str}"
+    tags = ["play"]
+    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
+                    "metrics": Provide(provide_metrics, sync_to_thread=False)}
+
+    @post("/commands", operation_id="submit_command", status_code=201, summary="Submit a command",
+          security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409, 413, 422),
+          description=f"One command of the tagged union (`type`: {_COMMANDS}) for the caller's seat. "
+                      "`create_game` is refused here (422 `not_a_seat_command`): create games with POST /games.")
+    async def submit_command(
+        self, game_id: GameIdParam, data: JSONBody[Command], request: Request, service: NamedDependency[GameService],
+        metrics: NamedDependency[Metrics],
+        idempotency_key: IdempotencyKey = None,
+        expected_version: Annotated[int | None, QueryParameter(ge=0, le=MAX_VERSION, schema_extra=MIN_0, description=(
+            "Refuse with 409 `version_conflict` unless the game is at this version."))] = None,
+    ) -> CommandAccepted:
+        seat = await caller_seat(service, game_id, request, required=True)
+        require(hasattr(data, "seat"), 422, "not_a_seat_command", "Only a seat's commands go here; create games with POST /games.")
+        with metrics.command():
+            done = await service.submit(game_id, seat, data, expected_version=expected_version,
+                                        idempotency_key=idempotency_key)
+        awaiting = msgspec.convert(done.awaiting, Awaiting) if done.awaiting else None
+        return CommandAccepted(version=done.version, first=done.first, awaiting=awaiting)
+
+    @get("/options", operation_id="get_options", status_code=200, summary="Legal options of the caller's seat",
+         security=SEAT_TOKEN, responses=problems(400, 401, 403, 404))
+    async def get_options(self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService]) -> LegalOptions:
+        """What the caller's seat may do now: the awaited decision and its options."""
+        seat = await caller_seat(service, game_id, request, required=True)
+        decider = await decider_of(service, game_id)
+        version, state = await service.state_at(game_id)
+        return LegalOptions(version=version, seat=seat, options=decider.legal_options(state, seat))
+
+    @get("/view", operation_id="get_view", status_code=200, summary="The public view, or the caller's seat view",
+         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+    async def get_view(
+        self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
+        at: AtParam = None, min_version: MinVersionParam = 0,
+    ) -> View:
+        """Without a token (or with the admin token), what every spectator sees; with a seat token, that
+        seat's view (the public view plus its hand and half-god values). Served from the read model;
+        `version` says which version it shows."""
+        seat = await caller_seat(service, game_id, request, required=False)
+        version, view = await projected(service, game_id, "board", seat, at, min_version)
+        return View(version=version, seat=seat, view=view)
+
+    @get("/score", operation_id="get_score", status_code=200, summary="Scores: totals, breakdown by source, timeline",
+         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+    async def get_score(
+        self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
+        at: AtParam = None, min_version: MinVersionParam = 0,
+    ) -> View:
+        """Per seat: the total and where it came from (gods by epoch, phase ends, each scoring's half gods,
+        columns and Pietalte), and every seat's score after every event that changed one."""
+        await caller_seat(service, game_id, request, required=False)
+        version, view = await projected(service, game_id, "score", None, at, min_version)
+        return View(version=version, seat=None, view=view)
+
+    @get("/events", operation_id="list_events", status_code=200, summary="Events after a version",
+         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+    async def list_events(
+        self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
+        after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description="Only events with a greater version.")] = 0,
+    ) -> list[EventOut]:
+        """The events after version `after`, redacted for the caller (no token: a spectator)."""
+        viewer = await caller_seat(service, game_id, request, required=False)
+        events = _redacted(await service.events(game_id, after, viewer), await _finished(service, game_id))
+        return msgspec.convert(events, list[EventOut])
+
+    @get("/stream", operation_id="stream_events", status_code=200, summary="Server-Sent Events of new events",
+         security=OPTIONAL_TOKEN, responses={**problems(400, 403, 404), 200: ResponseSpec(
+             data_container=StreamMessage, media_type="text/event-stream", generate_examples=False,
+             description="`id:` is the event's version; `data:` an event as in list_events. Ends when the game is finished.")})
+    async def stream_events(
+        self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
+        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, le=MAX_VERSION, schema_extra=MIN_0,
+                                                        description="Resume after this version.")] = None,
+        after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description="Start after this version.")] = 0,
+    ) -> ServerSentEvent:
+        """Redacted events as they happen, resumable with `Last-Event-ID` (or `after`)."""
+        viewer = await caller_seat(service, game_id, request, required=False)
+        start = last_event_id if last_event_id is not None else after
+        return ServerSentEvent(_feed(service, game_id, viewer, start))

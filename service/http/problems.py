@@ -1,0 +1,114 @@
+"""RFC 9457 problem details: one table from errors to HTTP, the exception handlers, their docs."""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from msgspec import Struct
+
+from domain.kernel import DomainError
+from service.write.games import ServiceError
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "https://pantheon.example/problems/"
+log = logging.getLogger("pantheon.api")
+
+# Framework errors, by status: the stable code and the sentence a person reads.
+_HTTP_CODES: dict[int, tuple[str, str]] = {
+    400: ("malformed_request", "The request is malformed."),
+    401: ("missing_token", "This needs a token: send Authorization: Bearer <token>."),
+    403: ("wrong_token", "This token does not give access here."),
+    404: ("not_found", "There is nothing at this address."),
+    405: ("method_not_allowed", "This address does not take that method."),
+    413: ("request_body_too_large", "The request body is too large."),
+    415: ("unsupported_media_type", "The request body must be JSON."),
+}
+
+
+class Problem(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """An RFC 9457 problem: `code` is stable for machines, `detail` is a sentence for people."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    current_version: int | None = None  # with version_conflict
+
+
+def problem(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
+            **extra: Any) -> Response:
+    """A problem details response."""
+    body = {"type": PROBLEM_BASE + code, "title": code.replace("_", " ").capitalize(),
+            "status": status, "detail": detail, "code": code, **extra}
+    return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+def _service_error(_: Request, exc: ServiceError) -> Response:
+    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+    return problem(exc.status, exc.code, exc.message, headers, **exc.extra)
+
+
+def _domain_error(_: Request, exc: DomainError) -> Response:
+    return problem(422, exc.code, exc.message)
+
+
+def _reason(error: Any) -> str:
+    if not isinstance(error, dict):
+        return str(error)
+    message, key, source = error.get("message", ""), error.get("key"), getattr(error.get("source"), "value", error.get("source"))
+    if key == "data" and message == "'data'":
+        return "a JSON body is required"
+    return f"{message} (in {source} `{key}`)" if key and source else str(message)
+
+
+def _validation_error(_: Request, exc: ValidationException) -> Response:
+    reasons = "; ".join(_reason(e) for e in exc.extra or []) if isinstance(exc.extra, list) else ""
+    return problem(400, "malformed_request", f"The request is malformed: {reasons or exc.detail}.")
+
+
+def _http_error(_: Request, exc: HTTPException) -> Response:
+    code, detail = _HTTP_CODES.get(exc.status_code, (None, None))
+    if exc.status_code == 400 and exc.detail:  # e.g. "JSON is malformed: invalid character (byte 0)"
+        detail = f"{exc.detail}."
+    if code is None:
+        code, detail = HTTPStatus(exc.status_code).phrase.lower().replace(" ", "_"), exc.detail
+    headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
+    return problem(exc.status_code, code, detail or exc.detail, headers)
+
+
+def _internal_error(request: Request, exc: Exception) -> Response:
+    # The last resort: log everything, tell the client nothing about the internals.
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem(500, "internal_error", "Something went wrong on the server; it has been logged.")
+
+
+EXCEPTION_HANDLERS = {
+    ServiceError: _service_error,
+    DomainError: _domain_error,
+    ValidationException: _validation_error,
+    HTTPException: _http_error,
+    Exception: _internal_error,
+}
+
+_DESCRIPTIONS = {
+    400: "Malformed request (`malformed_request`, `malformed_command`).",
+    401: "No token (`missing_token`).",
+    403: "The token is unknown here or is for another seat (`wrong_token`, `wrong_seat`).",
+    404: "No such game, seat or version (`unknown_game`, `unknown_seat`, `unknown_version`, `not_found`).",
+    409: "Conflict: the game moved on (`version_conflict`, with `current_version`), or the seat is taken.",
+    413: "The request body is too large (`request_body_too_large`).",
+    422: "The rules refuse the command: the domain's code and sentence (e.g. `not_your_turn`).",
+    503: "Not ready: the event store does not answer (`not_ready`).",
+}
+
+
+def problems(*statuses: int) -> dict[int, ResponseSpec]:
+    """OpenAPI documentation of the problem responses an operation may give."""
+    return {s: ResponseSpec(data_container=Problem, description=_DESCRIPTIONS[s], media_type=PROBLEM_MEDIA_TYPE,
+                            generate_examples=False) for s in statuses}

@@ -1,0 +1,55 @@
+"""Views for the API from the read models: read-your-writes with a short wait for the projector,
+then a fold on demand; `?at=N` replays."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Annotated
+
+import msgspec
+from litestar.params import QueryParameter
+
+from service.read.models import ReadModelMissing, read_model_json, rm_key, view_at
+from service.write.games import GameService
+
+from .auth import require
+from .models import MAX_VERSION
+
+# How long a read waits for the projector to reach the version the client asked for before it
+# folds the events itself (the projector's p99 lag is a few milliseconds).
+WAIT_FOR_PROJECTOR_S = 0.05
+AtParam = Annotated[int | None, QueryParameter(ge=1, le=MAX_VERSION, description="The view at this version (replay).")]
+MinVersionParam = Annotated[int, QueryParameter(
+    ge=0, le=MAX_VERSION, description="Read your writes: a view of at least this version (e.g. the `version` a command returned).")]
+
+
+async def projected(service: GameService, game: str, name: str, seat: int | None, at: int | None,
+                    min_version: int) -> tuple[int, dict]:
+    """(version, view): the stored read model if it is recent enough, else folded now."""
+    await service.kind(game)  # 404 for an unknown game
+    try:
+        if at is not None:
+            version, body = await view_at(service.store, game, name, seat, at)
+            require(version == at, 404, "unknown_version", f"The game has no version {at} yet.")
+        else:
+            current, _ = await service.store.head(game)
+            require(min_version <= current, 404, "unknown_version", f"The game has no version {min_version} yet.")
+            await _wait_for_projector(service, game, name, min_version)
+            version, body = await read_model_json(service.store.redis, service.store, game, name, seat,
+                                                  min_version=min_version)
+    except ReadModelMissing as missing:
+        require(False, 404, "no_such_view", str(missing))
+    return version, msgspec.json.decode(body)
+
+
+async def _wait_for_projector(service: GameService, game: str, name: str, min_version: int) -> None:
+    if min_version <= 0:
+        return
+    key = rm_key(service.store, game, name)
+    deadline = time.monotonic() + WAIT_FOR_PROJECTOR_S
+    while time.monotonic() < deadline:
+        stored = await service.store.redis.hget(key, "v")
+        if stored is not None and int(stored) >= min_version:
+            return
+        await asyncio.sleep(0.005)

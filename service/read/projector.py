@@ -1,0 +1,219 @@
+"""The projector worker: consumes the feed with a consumer group and keeps read models at their stream's version."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import socket
+import time
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError, ResponseError
+
+from projections import PROJECTIONS, GameFold
+from service.store.streams import EventStore
+
+from .models import (
+    GROUP,
+    Catalog,
+    event_decoder,
+    read_envelopes,
+    stored_versions,
+    write_views,
+)
+from .rebuild import ensure_current
+
+log = logging.getLogger("pantheon.projector")
+
+
+@dataclass
+class _Cached:
+    fold: GameFold
+    kind: str
+    written: int = 0  # the stored read models are known to be at least at this version
+
+
+@dataclass
+class Stats:
+    entries: int = 0  # feed entries handled (acked)
+    claimed: int = 0  # of which taken over from another consumer
+    writes: int = 0  # read-model hashes written
+    folded: int = 0  # events folded
+    failures: int = 0  # games whose entries were left pending after an error
+
+
+@dataclass
+class Projector:
+    """One projector process's consumer; run several for more throughput or availability.
+
+    Each feed entry says "game G moved to version `to`". For a batch of entries the projector
+    folds each game up to its newest event (from a cached fold when it has one), then stores the
+    views and acks the game's entries in one Lua step that never goes back in version. So a
+    redelivered entry, a peer projector or a crash between any two steps changes nothing: at
+    worst work is done twice with the same result. Entries left pending by a dead consumer are
+    claimed (XAUTOCLAIM) once they have been idle for `claim_idle_ms`."""
+
+    redis: Redis
+    store: EventStore
+    consumer: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}")
+    batch: int = 64
+    block_ms: int = 1000
+    claim_idle_ms: int = 10_000
+    cache_size: int = 1024
+    catalog: Catalog = field(default_factory=lambda: PROJECTIONS)
+    stats: Stats = field(default_factory=Stats)
+    _cache: OrderedDict = field(default_factory=OrderedDict)
+
+    async def setup(self) -> list[str]:
+        """Join the consumer group on every partition; rebuild projections whose version changed."""
+        for feed in self.store.feed_keys():
+            await self._join(feed)
+        return await ensure_current(self.redis, self.store, self.catalog)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Consume every partition until `stop` is set (within about `block_ms`), then leave the group."""
+        await self.setup()
+        await asyncio.gather(*(self._consume(feed, stop) for feed in self.store.feed_keys()))
+        await self._leave()
+
+    async def drain(self) -> int:
+        """Handle everything claimable or new on every partition, without blocking; the count acked."""
+        start = self.stats.entries
+        while True:
+            acked = self.stats.entries
+            handled = sum([await self.step(feed, claim=True) for feed in self.store.feed_keys()])
+            if not handled or self.stats.entries == acked:  # nothing left, or only failing games
+                return self.stats.entries - start
+
+    async def step(self, feed: str, *, block_ms: int | None = None, claim: bool = False) -> int:
+        """One batch from one partition: entries idle too long at other consumers (`claim`),
+        else new ones; the count of entries taken."""
+        entries = await self._claim(feed) if claim else []
+        if not entries:
+            reply = await self.redis.xreadgroup(GROUP, self.consumer, {feed: ">"}, count=self.batch, block=block_ms)
+            entries = reply[0][1] if reply else []
+        await self._handle(feed, entries)
+        return len(entries)
+
+    # --- consuming ----------------------------------------------------------------------------
+    async def _consume(self, feed: str, stop: asyncio.Event) -> None:
+        last_claim, backoff = float("-inf"), 0.1
+        while not stop.is_set():
+            claim = time.monotonic() - last_claim > self.claim_idle_ms / 2000
+            last_claim = time.monotonic() if claim else last_claim
+            try:
+                await self.step(feed, block_ms=self.block_ms, claim=claim)
+                backoff = 0.1
+            except RedisError as error:  # Redis away or restarted: retry later
+                log.warning("projector step on %s failed: %r", feed, error)
+                if "NOGROUP" in str(error):
+                    await self._join(feed)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+    async def _join(self, feed: str) -> None:
+        try:
+            await self.redis.xgroup_create(feed, GROUP, id="0", mkstream=True)
+        except ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+
+    async def _leave(self) -> None:
+        """Remove this consumer from the group where it holds nothing (deleting a consumer drops
+        its pending entries, so one that still holds some stays for another to claim them)."""
+        for feed in self.store.feed_keys():
+            held = await self.redis.xpending_range(feed, GROUP, "-", "+", 1, consumername=self.consumer)
+            if not held:
+                await self.redis.xgroup_delconsumer(feed, GROUP, self.consumer)
+
+    async def _claim(self, feed: str) -> list:
+        reply = await self.redis.xautoclaim(feed, GROUP, self.consumer, self.claim_idle_ms, "0-0", count=self.batch)
+        entries = [(entry_id, fields) for entry_id, fields in reply[1] if entry_id is not None]
+        self.stats.claimed += len(entries)
+        return entries
+
+    async def _handle(self, feed: str, entries: list) -> None:
+        """Project every game named in the batch; a game that fails leaves its entries pending."""
+        games: dict[str, tuple[list[bytes], int]] = {}
+        orphans = []
+        for entry_id, fields in entries:
+            if not fields or b"game" not in fields:  # deleted or foreign entry: nothing to project
+                orphans.append(entry_id)
+                continue
+            ids, to = games.get(fields[b"game"].decode(), ([], 0))
+            games[fields[b"game"].decode()] = (ids + [entry_id], max(to, int(fields[b"to"])))
+        if orphans:
+            await self.redis.xack(feed, GROUP, *orphans)
+            self.stats.entries += len(orphans)
+        for game, (ids, to) in games.items():
+            try:
+                await self._project(feed, game, ids, to)
+            except RedisError:
+                raise
+            except Exception:  # a bug or a bad event: keep going with the other games
+                self.stats.failures += 1
+                log.exception("projecting game %s failed; its feed entries stay pending for a retry", game)
+            else:
+                self.stats.entries += len(ids)
+
+    async def _project(self, feed: str, game: str, ids: list[bytes], to: int) -> None:
+        cached = self._cache.pop(game, None)
+        if cached is None:
+            cached = await self._cold(game, to)
+            if cached is None:  # already projected (a redelivery), or the game is gone
+                await self.redis.xack(feed, GROUP, *ids)
+                return
+        decoder = event_decoder(cached.kind)
+        for e in await read_envelopes(self.store, game, cached.fold.version):
+            cached.fold.apply(e.version, decoder.decode(e.payload))
+            self.stats.folded += 1
+        if cached.fold.version > cached.written:
+            self.stats.writes += await write_views(self.redis, self.store, game, cached.fold, ack=ids)
+            cached.written = cached.fold.version
+        else:
+            await self.redis.xack(feed, GROUP, *ids)
+        self._cache[game] = cached  # only a fold that went through whole goes back in the cache
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    async def _cold(self, game: str, to: int) -> _Cached | None:
+        """A fresh fold for a game not in the cache, or None when its read models reach `to` already."""
+        kind = await self.redis.hget(self.store.keys(game).meta, "kind")
+        projections = self.catalog.get(kind.decode()) if kind else None
+        if not projections:
+            return None
+        if await stored_versions(self.redis, self.store, game, projections) >= to:
+            return None
+        return _Cached(GameFold(projections), kind.decode())
+
+
+async def run_projector(redis_url: str, prefix: str, partitions: int, stop: asyncio.Event, **options) -> Stats:
+    """Run one projector against `redis_url` until `stop` is set; its statistics."""
+    redis = Redis.from_url(redis_url)
+    try:
+        projector = Projector(redis, EventStore(redis, prefix=prefix, partitions=partitions), **options)
+        await projector.run(stop)
+        return projector.stats
+    finally:
+        await redis.aclose()
+
+
+def serve_projector(redis_url: str | None, prefix: str, partitions: int, **options) -> Stats:
+    """The `pantheon projector` process: consume until SIGTERM or SIGINT, then finish the batch."""
+    if not redis_url:
+        raise SystemExit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run a projector on its own.")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+    async def main() -> Stats:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        return await run_projector(redis_url, prefix, partitions, stop, **options)
+
+    return asyncio.run(main())

@@ -1,0 +1,2 @@
+"""Redis: the event store (one stream per game, an atomic Lua append, partitioned feeds), the
+codec of everything stored, and the embedded Redis. Imports nothing else of the service."""

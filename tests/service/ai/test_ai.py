@@ -1,0 +1,242 @@
+"""AI turns through RQ: real worker processes, real Redis, the same command path as people."""
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import redis
+from redis.asyncio import Redis
+
+from domain.pantheon import PANTHEON
+from service.ai.scheduler import Scheduler, turn_key
+from service.ai.worker import play_ai_turn
+from service.audit.archive import load_export
+from service.audit.checks import audit as audit_report
+from service.store.streams import EventStore
+from service.write.games import GameService, SeatSpec
+
+from ..api_helpers import api_client, bearer, new_game
+
+PARTITIONS = 4
+
+
+def worker(redis_url: str, prefix: str, **env: str) -> subprocess.Popen:
+    environment = dict(os.environ, REDIS_URL=redis_url, PANTHEON_PREFIX=prefix,
+                       PANTHEON_FEED_PARTITIONS=str(PARTITIONS), **env)
+    return subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=environment,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def create(redis_url: str, prefix: str, seats: list[SeatSpec], schedule: bool = True) -> str:
+    client = Redis.from_url(redis_url)
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS) if schedule else None
+    service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS), on_awaiting=scheduler)
+    game = (await service.create("pantheon", {}, seats)).game
+    await client.aclose()
+    return game
+
+
+async def state_of(redis_url: str, prefix: str, game: str):
+    client = Redis.from_url(redis_url)
+    service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS))
+    try:
+        return await service.state_at(game), await service.store.read(game)
+    finally:
+        await client.aclose()
+
+
+def header_of(redis_url: str, prefix: str, game: str):
+    async def load():
+        client = Redis.from_url(redis_url)
+        try:
+            return (await load_export(EventStore(client, prefix=prefix, partitions=PARTITIONS), game))[0]
+        finally:
+            await client.aclose()
+    return asyncio.run(load())
+
+
+def stop(workers: list[subprocess.Popen]) -> None:
+    for w in workers:
+        w.send_signal(signal.SIGTERM)
+    for w in workers:
+        w.wait(timeout=30)
+
+
+def wait_for(condition, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def test_the_same_ai_turn_run_twice_applies_once(redis_url, prefix):
+    game = asyncio.run(create(redis_url, prefix, [SeatSpec(type="ai", level="random")] * 2, schedule=False))
+    (version, state), _ = asyncio.run(state_of(redis_url, prefix, game))
+    seat = state.agenda[0].seat
+    first = play_ai_turn(redis_url, prefix, PARTITIONS, game, version, seat)
+    second = play_ai_turn(redis_url, prefix, PARTITIONS, game, version, seat)
+    (after, _), envelopes = asyncio.run(state_of(redis_url, prefix, game))
+    assert first["outcome"] == "played" and second["outcome"] in ("stale", "duplicate")
+    batch = [e for e in envelopes if e.idempotency_key == turn_key(game, version, seat)]
+    assert batch and batch[0].version == version + 1 and after == batch[-1].version
+    assert batch[0].provenance["bot"] == "random" and len(batch[0].provenance["view"]) == 64
+    assert batch[0].provenance["rng"] == turn_key(game, version, seat) and batch[0].provenance["budget"]
+
+
+def test_a_four_seat_all_ai_game_is_played_to_its_end_through_the_api_and_the_workers(redis_url, prefix):
+    async def play() -> tuple[dict, dict]:
+        async with api_client(redis_url, prefix) as client:
+            seats = [{"type": "ai", "level": level} for level in ("random", "greedy", "random", "greedy")]
+            created = await client.post("/games", json={"seats": seats})
+            assert created.status_code == 201, created.text
+            game = created.json()["game"]
+            deadline = time.monotonic() + 600
+            while not (detail := (await client.get(f"/games/{game}")).json())["finished"]:
+                assert time.monotonic() < deadline, "the AI game did not finish"
+                await asyncio.sleep(0.2)
+            return detail, (await client.get(f"/games/{game}/audit")).json()
+
+    workers = [worker(redis_url, prefix), worker(redis_url, prefix)]
+    try:
+        detail, audit = asyncio.run(play())
+    finally:
+        stop(workers)
+    assert detail["status"] == "finished" and detail["outcome"]["winners"]
+    assert audit["ok"], audit  # the seed, the chain, every command re-decided, AI views, the scores
+    assert {c["name"]: c["ok"] for c in audit["checks"]}["ai_views"] is True
+    (_, state), envelopes = asyncio.run(state_of(redis_url, prefix, detail["game"]))
+    keys = [e.idempotency_key for e in envelopes if e.cause is not None and e.seat is not None]
+    assert len(keys) == len(set(keys))  # every AI turn applied exactly once
+    assert all(e.provenance for e in envelopes if e.cause is not None and e.seat is not None)
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
+    scheduler.sweep()  # what the workers' sweepers do: a finished game leaves no AI bookkeeping
+    assert scheduler.redis.hlen(scheduler.turns_key) == 0 and scheduler.redis.hlen(scheduler.awaiting_key) == 0
+    # what the auditor's `pantheon audit --bots` does: every decision made again, identically
+    rerun = audit_report(header_of(redis_url, prefix, detail["game"]), envelopes, PANTHEON, rerun_bots=True)
+    assert rerun.ok and {c.name: c.ok for c in rerun.checks}["ai_decisions"] is True
+
+
+def test_the_admin_hands_a_seat_to_the_ai_which_plays_it_from_then_on(redis_url, prefix):
+    async def hand_over() -> tuple[str, int, int]:
+        async with api_client(redis_url, prefix) as client:
+            created = (await client.post("/games", json={"seats": [{"type": "human"}] * 2})).json()
+            game, admin = created["game"], created["admin_token"]
+            detail = (await client.get(f"/games/{game}")).json()
+            seat, version = detail["awaiting"]["seat"], detail["version"]
+            url = f"/games/{game}/seats/{seat}/ai"
+            assert (await client.post(url, json={"level": "random"})).status_code == 401
+            refused = await client.post(url, json={"level": "random"}, headers={"Authorization": "Bearer nope"})
+            assert refused.status_code == 403 and refused.json()["code"] == "wrong_token"
+            bad = await client.post(url, json={"level": "genius"}, headers={"Authorization": f"Bearer {admin}"})
+            assert bad.status_code == 400
+            assert (await client.get(f"/games/{game}")).json()["seats"][seat]["type"] == "human"  # nothing changed
+            handed = await client.post(url, json={"level": "random"}, headers={"Authorization": f"Bearer {admin}"})
+            assert handed.status_code == 200 and handed.json() == {"seat": seat, "level": "random"}
+            seats = (await client.get(f"/games/{game}")).json()["seats"]
+            assert seats[seat] == {"seat": seat, "type": "ai", "level": "random", "claimed": True}
+            assert seats[1 - seat]["type"] == "human"
+            return game, seat, version
+
+    workers = [worker(redis_url, prefix)]
+    try:
+        game, seat, version = asyncio.run(hand_over())
+        wait_for(lambda: asyncio.run(state_of(redis_url, prefix, game))[0][0] > version, timeout=60)
+    finally:
+        stop(workers)
+    (_, state), envelopes = asyncio.run(state_of(redis_url, prefix, game))
+    played = [e for e in envelopes if e.cause is not None and e.seat == seat]
+    assert played and all(e.provenance["bot"] == "random" for e in played)
+    # The other seat is still a person's: the AI never plays it.
+    assert all(e.seat == seat for e in envelopes if e.provenance)
+
+
+def test_a_person_takes_back_a_seat_handed_to_the_ai_and_the_queued_ai_turn_then_does_nothing(redis_url, prefix):
+    async def take_back() -> tuple[str, int, int, float]:
+        async with api_client(redis_url, prefix) as client:
+            game, admin, tokens = await new_game(client, seats=("human", "human"))
+            detail = (await client.get(f"/games/{game}")).json()
+            seat, version = detail["awaiting"]["seat"], detail["version"]
+            url = f"/games/{game}/seats/{seat}/ai"
+            assert (await client.post(url, json={"level": "random"}, headers=bearer(admin))).status_code == 200
+            assert (await client.delete(url)).status_code == 401
+            refused = await client.delete(url, headers=bearer(tokens[1 - seat]))  # the other seat's token
+            assert refused.status_code == 403 and refused.json()["code"] == "wrong_token"
+            assert (await client.get(f"/games/{game}")).json()["seats"][seat]["type"] == "ai"  # nothing changed
+            asked = time.time()
+            back = await client.delete(url, headers=bearer(tokens[seat]))
+            assert back.status_code == 200, back.text
+            assert back.json() == {"seat": seat, "type": "human", "level": None, "claimed": True}
+            again = await client.delete(url, headers=bearer(admin))
+            assert again.status_code == 409 and again.json()["code"] == "not_handed_over"
+            ai_game, ai_admin, _ = await new_game(client, seats=("human", "ai"))
+            from_creation = await client.delete(f"/games/{ai_game}/seats/1/ai", headers=bearer(ai_admin))
+            assert from_creation.status_code == 409 and from_creation.json()["code"] == "not_handed_over"
+            return game, seat, version, asked
+
+    game, seat, version, asked = asyncio.run(take_back())
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
+    since = float(scheduler.redis.hget(scheduler.awaiting_key, game).decode().split("|")[2])
+    assert since >= asked - 0.01  # the idle clock starts afresh: no instant idle hand-over back
+    # the AI job queued while the AI held the seat runs now and leaves the turn to the person
+    assert play_ai_turn(redis_url, prefix, PARTITIONS, game, version, seat) == {"outcome": "not_ai"}
+    (current, _), _ = asyncio.run(state_of(redis_url, prefix, game))
+    assert current == version
+
+
+def test_a_seat_idle_past_the_games_limit_is_handed_to_the_ai_so_the_game_goes_on(redis_url, prefix):
+    async def create_idle() -> str:
+        client = Redis.from_url(redis_url)
+        service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS),
+                              on_awaiting=Scheduler(redis_url, prefix, PARTITIONS))
+        try:  # the API's limit is at least 10 s; the service takes 1 s to keep the test short
+            return (await service.create("pantheon", {}, [SeatSpec(type="human")] * 2, idle_seconds=1)).game
+        finally:
+            await client.aclose()
+
+    game = asyncio.run(create_idle())
+    (version, state), _ = asyncio.run(state_of(redis_url, prefix, game))
+    seat = state.agenda[0].seat
+    workers = [worker(redis_url, prefix)]
+    try:
+        wait_for(lambda: asyncio.run(state_of(redis_url, prefix, game))[0][0] > version, timeout=60)
+    finally:
+        stop(workers)
+    _, envelopes = asyncio.run(state_of(redis_url, prefix, game))
+    turn = [e for e in envelopes if e.version == version + 1][0]
+    assert turn.seat == seat and turn.provenance["bot"] == "greedy"
+    assert redis.Redis.from_url(redis_url).hget(Scheduler(redis_url, prefix, PARTITIONS).meta_key(game),
+                                                f"ai:{seat}") == b"greedy"
+
+
+def test_a_worker_killed_mid_turn_leaves_the_turn_to_be_played_after_all(redis_url, prefix):
+    client = redis.Redis.from_url(redis_url)
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
+    for _ in range(5):  # the kill must land while the strong bot thinks: retry if the turn was too quick
+        game = asyncio.run(create(redis_url, prefix, [SeatSpec(type="ai", level="strong")] * 2, schedule=False))
+        (version, state), _ = asyncio.run(state_of(redis_url, prefix, game))
+        seat = state.agenda[0].seat
+        doomed = worker(redis_url, prefix, PANTHEON_AI_LEASE_S="1")
+        scheduler(game, version, seat)
+        job_key = f"rq:job:{prefix}-{turn_key(game, version, seat)}"
+        wait_for(lambda: client.hget(job_key, "status") in (b"started", b"finished"), timeout=60)
+        doomed.send_signal(signal.SIGKILL)
+        doomed.wait()
+        if asyncio.run(state_of(redis_url, prefix, game))[0][0] == version:
+            break
+    else:
+        pytest.fail("every turn finished before the worker could be killed")
+    heir = worker(redis_url, prefix, PANTHEON_AI_LEASE_S="1")
+    try:
+        wait_for(lambda: asyncio.run(state_of(redis_url, prefix, game))[0][0] > version, timeout=90)
+    finally:
+        heir.send_signal(signal.SIGTERM)
+        heir.wait(timeout=30)
+    _, envelopes = asyncio.run(state_of(redis_url, prefix, game))
+    assert len([e for e in envelopes if e.idempotency_key == turn_key(game, version, seat) and e.cause]) == 1
+    client.close()

@@ -1,0 +1,47 @@
+"""Fork, audit, export and refused commands over HTTP."""
+
+from service.cli.audit import audit_file
+
+from ..api_helpers import api_client, bearer, new_game, play, referee_service
+
+
+async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refused_commands(redis_url, prefix, tmp_path):
+    async with api_client(redis_url, prefix) as client, referee_service(redis_url, prefix) as referee:
+        game, admin, tokens = await new_game(client)
+        awaiting = (await client.get(f"/games/{game}")).json()["awaiting"]
+        other = 1 - awaiting["seat"]
+        refused = await client.post(f"/games/{game}/commands", json={"type": "pass", "seat": other},
+                                    headers=bearer(tokens[other]))
+        assert refused.status_code == 422
+        assert (await client.get(f"/games/{game}/rejected")).status_code == 403  # not before the end
+        assert (await client.get(f"/games/{game}/export")).status_code == 409
+        running = (await client.get(f"/games/{game}/audit")).json()
+        assert running["first_failure"] is None and {c["name"]: c["ok"] for c in running["checks"]}["hash_chain"]
+        with_admin = (await client.get(f"/games/{game}/rejected", headers=bearer(admin))).json()
+        assert [(r["seat"], r["code"]) for r in with_admin] == [(other, "not_your_turn")]
+
+        await play(client, referee, game, tokens, seed=11)
+        report = (await client.get(f"/games/{game}/audit")).json()
+        assert report["ok"] and report["first_failure"] is None and len(report["story"]) == report["events"]
+        exported = await client.get(f"/games/{game}/export")
+        assert exported.status_code == 200 and exported.headers["content-type"].startswith("application/x-ndjson")
+        (tmp_path / "game.jsonl").write_bytes(exported.content)
+        assert audit_file(str(tmp_path / "game.jsonl")).ok
+        assert (await client.get(f"/games/{game}/rejected")).status_code == 200
+
+
+async def test_a_fork_over_http_starts_at_its_version_and_the_lobby_shows_its_lineage(redis_url, prefix):
+    async with api_client(redis_url, prefix) as client, referee_service(redis_url, prefix) as referee:
+        game, _, tokens = await new_game(client)
+        await play(client, referee, game, tokens, seed=12, max_commands=12)
+        at = (await client.get(f"/games/{game}")).json()["version"]
+        forked = await client.post(f"/games/{game}/fork", json={"at": at, "seats": [{"type": "human"}, {"type": "ai"}]})
+        assert forked.status_code == 201
+        child = forked.json()["game"]
+        assert (await client.get(f"/games/{child}/view")).json()["view"] == \
+            (await client.get(f"/games/{game}/view", params={"at": at})).json()["view"]
+        lobby = {g["game"]: g for g in (await client.get("/games")).json()}
+        assert lobby[child]["lineage"]["parent"] == game and lobby[child]["lineage"]["at"] == at
+        assert lobby[game]["lineage"] is None
+        inside = await client.post(f"/games/{game}/fork", json={"at": 2, "seats": [{"type": "human"}] * 2})
+        assert inside.status_code == 422 and inside.json()["code"] == "fork_inside_command"

@@ -1,0 +1,210 @@
+"""The projector over a real Redis: version by version, redelivery, crashes, peers, new projection versions."""
+
+import asyncio
+import random
+
+import msgspec
+import pytest
+
+from domain.kernel import fold
+from domain.pantheon import PANTHEON
+from projections import PROJECTIONS, ScoreProjection, fold_game, projections_for
+from service.read.models import (
+    GROUP,
+    ReadModelMissing,
+    event_decoder,
+    read_envelopes,
+    read_model,
+    read_model_json,
+    rm_key,
+    write_views,
+)
+from service.read.projector import Projector
+from service.read.rebuild import rebuild, stale_projections
+from service.store.codec import Envelope, seal
+
+from ..projector_helpers import (
+    mark_current,
+    new_games,
+    pending,
+    play,
+    rebuilt_snapshot,
+    snapshot,
+)
+
+
+async def projector(store, **options) -> Projector:
+    p = Projector(store.redis, store, **options)
+    await p.setup()
+    return p
+
+
+def as_json(view) -> object:
+    return msgspec.json.decode(msgspec.json.encode(view))
+
+
+async def test_after_every_command_each_stored_read_model_equals_a_direct_fold_of_the_events(store, service):
+    games = await new_games(service, 3)
+    p, rnd = await projector(store), random.Random(3)
+    for _ in range(30):
+        await play(service, games, 1, rnd)
+        await p.drain()
+        for game in games:
+            events = [event_decoder("pantheon").decode(e.payload) for e in await store.read(game)]
+            state, folded = fold(PANTHEON, events), fold_game(projections_for("pantheon"), events)
+            stored = {name: await read_model(store.redis, store, game, name) for name in ("board", "score", "summary")}
+            assert stored["board"] == (len(events), as_json(PANTHEON.public_view(state)))
+            for seat in range(state.players):
+                assert await read_model(store.redis, store, game, "board", seat) == (
+                    len(events), as_json(PANTHEON.seat_view(state, seat)))
+            assert stored["score"] == (len(events), as_json(folded.view("score")))
+            assert stored["summary"] == (len(events), as_json(folded.view("summary")))
+
+
+async def test_redelivered_feed_entries_change_nothing_and_write_nothing(store, service):
+    games = await new_games(service, 3)
+    await play(service, games, 20, random.Random(4))
+    warm = await projector(store)
+    await warm.drain()
+    before, writes = await snapshot(store, games), warm.stats.writes
+    for feed in store.feed_keys():  # every entry is delivered again, to a warm and a cold projector
+        await store.redis.xgroup_setid(feed, GROUP, "0")
+    cold = await projector(store, batch=7)
+    assert await cold.drain() > 60 and await warm.drain() == 0
+    for feed in store.feed_keys():
+        await store.redis.xgroup_setid(feed, GROUP, "0")
+    assert await warm.drain() > 60
+    assert (warm.stats.writes, cold.stats.writes) == (writes, 0)
+    assert await snapshot(store, games) == before and await pending(store) == 0
+
+
+async def test_an_older_version_never_overwrites_a_newer_read_model(store, service):
+    [game] = await new_games(service, 1)
+    await play(service, [game], 5, random.Random(5))
+    events = [event_decoder("pantheon").decode(e.payload) for e in await store.read(game)]
+    newer, older = (fold_game(projections_for("pantheon"), events[:n]) for n in (len(events), len(events) - 3))
+    assert await write_views(store.redis, store, game, newer) == 3
+    assert await write_views(store.redis, store, game, older) == 0
+    assert await write_views(store.redis, store, game, newer) == 0  # the same version again: nothing
+    assert (await read_model(store.redis, store, game, "score"))[0] == len(events)
+
+
+class Crash(BaseException):
+    """A process dying mid-batch: nothing after it runs, nothing is acked."""
+
+
+async def test_a_projector_dying_mid_batch_is_taken_over_and_the_read_models_equal_a_fresh_rebuild(store, service):
+    games = await new_games(service, 4)
+    await play(service, games, 15, random.Random(6))
+    await mark_current(store)  # no rebuild at start: the feed is the only way in
+    dying = await projector(store, batch=5)
+    projected, real = 0, dying._project
+
+    async def project_then_die(*args):
+        nonlocal projected
+        if projected == 5:
+            raise Crash
+        projected += 1
+        await real(*args)
+
+    dying._project = project_then_die
+    with pytest.raises(Crash):
+        await dying.drain()
+    assert await pending(store) > 0  # delivered to the dead consumer, never acked
+    await play(service, games, 5, random.Random(7))
+    heir = await projector(store, claim_idle_ms=0)
+    await heir.drain()
+    assert heir.stats.claimed > 0 and await pending(store) == 0
+    assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_two_projectors_sharing_the_group_produce_the_read_models_of_a_fresh_rebuild(store, service):
+    games = await new_games(service, 4)
+    await mark_current(store)
+    stop = asyncio.Event()
+    pair = [Projector(store.redis, store, batch=3, block_ms=50) for _ in range(2)]
+    running = [asyncio.create_task(p.run(stop)) for p in pair]
+    await play(service, games, 25, random.Random(8), pause=0.001)
+    await asyncio.sleep(0.3)
+    stop.set()
+    await asyncio.gather(*running)
+    assert all(p.stats.entries > 0 for p in pair)
+    assert [await store.redis.xinfo_consumers(feed, GROUP) for feed in store.feed_keys()] == [[]] * 4  # both left
+    assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_a_new_projection_version_rebuilds_its_read_models_when_a_projector_starts(store, service):
+    games = await new_games(service, 2)
+    await play(service, games, 5, random.Random(9))
+    await (await projector(store)).drain()
+
+    class ScoreV2(ScoreProjection):
+        def view(self, model, seat=None):
+            return {**super().view(model, seat), "new_field": True}
+
+    board, _, summary = PROJECTIONS["pantheon"]
+    catalog = {"pantheon": (board, ScoreV2(version=2), summary)}
+    assert await stale_projections(store.redis, store.prefix, catalog) == ["score"]
+    assert await (await projector(store, catalog=catalog)).setup() == []  # the first setup rebuilt it
+    for game in games:
+        assert (await read_model(store.redis, store, game, "score", catalog=catalog))[1]["new_field"] is True
+        pv, = await store.redis.hmget(rm_key(store, game, "board"), "pv")
+        assert pv == b"1"
+    # code still at version 1 ignores the newer models and folds from the stream instead
+    version, view = await read_model(store.redis, store, games[0], "score")
+    assert "new_field" not in view and version == (await store.head(games[0]))[0]
+
+
+async def test_a_read_model_behind_the_version_asked_for_is_folded_from_the_stream(store, service):
+    [game] = await new_games(service, 1)
+    await (await projector(store)).drain()
+    projected = (await store.head(game))[0]
+    await play(service, [game], 10, random.Random(10))
+    head = (await store.head(game))[0]
+    assert (await read_model(store.redis, store, game, "summary"))[0] == projected
+    version, view = await read_model(store.redis, store, game, "summary", min_version=head)
+    events = [event_decoder("pantheon").decode(e.payload) for e in await store.read(game)]
+    assert (version, view) == (head, as_json(fold_game(projections_for("pantheon"), events).view("summary")))
+
+
+async def test_an_unknown_game_projection_or_seat_is_reported_as_missing(store, service):
+    [game] = await new_games(service, 1)
+    for args in (("nope", "board", None), (game, "nope", None), (game, "board", 7)):
+        with pytest.raises(ReadModelMissing):
+            await read_model_json(store.redis, store, *args)
+
+
+async def test_a_game_that_cannot_be_projected_stays_pending_and_the_others_go_on(store, service):
+    good, bad = await new_games(service, 2)
+    version, last = await store.head(bad)
+    poison = seal(Envelope(game=bad, version=version + 1, type="moved", schema=1, prev_hash=last,
+                           payload=msgspec.Raw(msgspec.msgpack.encode({"type": "no_such_event"})), recorded_at=0))
+    await store.append(bad, version, [poison])
+    await play(service, [good], 3, random.Random(11))
+    await mark_current(store)
+    p = await projector(store)
+    await p.drain()
+    assert p.stats.failures == 1 and await pending(store) == 2  # the bad game's creation and poison
+    assert (await read_model(store.redis, store, good, "board"))[0] == (await store.head(good))[0]
+    assert (await rebuild(store.redis, store))["failed"] == [bad]
+
+
+async def test_a_rebuild_restores_deleted_and_corrupted_read_models(store, service):
+    games = await new_games(service, 3)
+    await play(service, games, 10, random.Random(12))
+    await (await projector(store)).drain()
+    good = await snapshot(store, games)
+    await store.redis.hset(rm_key(store, games[0], "board"), "public", b"{}")
+    await store.redis.delete(rm_key(store, games[1], "score"))
+    totals = await rebuild(store.redis, store)
+    assert await snapshot(store, games) == good
+    assert totals["games"] == 3 and totals["events"] == sum([(await store.head(g))[0] for g in games])
+
+
+async def test_reading_a_stream_as_one_msgpack_array_gives_what_the_store_reads(store, service):
+    [game] = await new_games(service, 1)
+    await play(service, [game], 10, random.Random(13))
+    head = (await store.head(game))[0]
+    for after, until in ((0, None), (5, 9), (head, None), (0, 1), (head - 1, head)):
+        assert await read_envelopes(store, game, after, until) == await store.read(game, after, until)
+    assert await read_envelopes(store, "no-such-game") == []

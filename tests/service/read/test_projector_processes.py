@@ -1,0 +1,122 @@
+"""`pantheon projector` and `pantheon projections rebuild` as real processes."""
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from service.read.models import GROUP, rm_key
+from service.store.streams import EventStore
+from service.write.games import GameService
+
+from ..projector_helpers import (
+    mark_current,
+    new_games,
+    pending,
+    play,
+    rebuilt_snapshot,
+    snapshot,
+    wait_caught_up,
+)
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def env(redis_url, prefix):
+    return dict(os.environ, REDIS_URL=redis_url, PANTHEON_PREFIX=prefix, PANTHEON_FEED_PARTITIONS="4")
+
+
+@pytest.fixture
+def start_projector(env):
+    """Start `pantheon projector` processes; any still running when the test ends are killed."""
+    started = []
+
+    def start(*args: str) -> subprocess.Popen:
+        started.append(subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "projector", "--block-ms", "100", *args],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
+        return started[-1]
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def stop(process: subprocess.Popen) -> dict:
+    """SIGTERM, and the statistics the projector prints as it exits."""
+    process.send_signal(signal.SIGTERM)
+    out, _ = process.communicate(timeout=10)
+    assert process.returncode == 0
+    return json.loads(out.strip().splitlines()[-1])
+
+
+async def kill_mid_batch(store: EventStore, start_projector, attempts: int = 5, timeout: float = 10.0) -> None:
+    """Start a projector and SIGKILL it while it holds delivered, unacknowledged feed entries
+    (again, should it have acked them between the look and the kill)."""
+    for _ in range(attempts):
+        process, deadline = start_projector("--batch", "4"), time.monotonic() + timeout
+        while await pending(store) == 0:
+            assert time.monotonic() < deadline and process.poll() is None, "the projector never held a batch"
+            await asyncio.sleep(0)
+        process.kill()
+        process.wait()
+        if await pending(store) > 0:
+            return
+    raise AssertionError("no kill caught the projector mid-batch")
+
+
+async def test_a_projector_killed_mid_batch_and_restarted_ends_with_the_read_models_of_a_fresh_rebuild(
+        store, start_projector):
+    service = GameService(store)
+    games = await new_games(service, 6)
+    await play(service, games, 25, random.Random(21))  # a backlog of feed entries
+    await mark_current(store)
+    await kill_mid_batch(store, start_projector)  # its batch stays pending: delivered, never acknowledged
+    await play(service, games, 5, random.Random(22))
+    restarted = start_projector("--claim-idle-ms", "100")
+    await wait_caught_up(store, games)
+    assert stop(restarted)["claimed"] > 0
+    assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_two_projector_processes_share_the_work_and_produce_the_read_models_of_one(store, start_projector):
+    service = GameService(store)
+    games = await new_games(service, 6)
+    await mark_current(store)
+    pair = [start_projector("--batch", "2") for _ in range(2)]
+    await asyncio.sleep(1.0)  # both have joined the group
+    await play(service, games, 30, random.Random(23), pause=0.002)
+    await wait_caught_up(store, games)
+    assert all(stop(p)["entries"] > 0 for p in pair)
+    together = await snapshot(store, games)
+    one = start_projector()  # the same feed again from the start, for one projector alone
+    for feed in store.feed_keys():
+        await store.redis.xgroup_setid(feed, GROUP, "0")
+    await store.redis.delete(*(rm_key(store, game, name) for game, name in together))
+    await wait_caught_up(store, games)
+    stop(one)
+    assert await snapshot(store, games) == together == await rebuilt_snapshot(store, games)
+
+
+async def test_the_rebuild_command_shows_progress_and_ends_with_a_json_line_of_totals(store, env):
+    service = GameService(store)
+    games = await new_games(service, 3)
+    await play(service, games, 10, random.Random(24))
+    heads = [(await store.head(g))[0] for g in games]
+    done = subprocess.run([sys.executable, "-m", "service.cli", "projections", "rebuild"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    totals = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (totals["games"], totals["events"]) == (3, sum(heads)) and totals["events_per_s"] > 0
+    assert "[" + "#" * 30 + "] 3/3 games" in done.stderr
+    assert await snapshot(store, games) == await rebuilt_snapshot(store, games)

@@ -1,0 +1,111 @@
+"""The event store's guarantees, against a real Redis."""
+
+import asyncio
+import hashlib
+
+import msgspec
+import pytest
+from redis.asyncio import Redis
+from redis.crc import key_slot
+
+from service.store.codec import GENESIS_HASH, Envelope, canonical_bytes, seal
+from service.store.streams import EventStore, VersionConflict
+
+
+@pytest.fixture
+async def store(redis_url, prefix):
+    client = Redis.from_url(redis_url)
+    yield EventStore(client, prefix=prefix, partitions=8)
+    await client.aclose()
+
+
+def envelopes(game, after, count, prev=GENESIS_HASH):
+    out = []
+    for version in range(after + 1, after + count + 1):
+        e = seal(Envelope(game=game, version=version, type="thing", schema=1,
+                          payload=msgspec.Raw(msgspec.msgpack.encode({"n": version})), recorded_at=1,
+                          prev_hash=prev))
+        out.append(e)
+        prev = e.hash
+    return out
+
+
+async def test_appended_events_read_back_in_order_with_versions_without_gaps(store):
+    first = envelopes("g1", 0, 3)
+    assert (await store.append("g1", 0, first)).version == 3
+    assert (await store.append("g1", 3, envelopes("g1", 3, 2, first[-1].hash))).version == 5
+    read = await store.read("g1")
+    assert [e.version for e in read] == [1, 2, 3, 4, 5]
+    assert read[:3] == first
+    assert [e.version for e in await store.read("g1", after=2, until=4)] == [3, 4]
+    assert await store.head("g1") == (5, read[-1].hash)
+
+
+async def test_fifty_concurrent_appends_at_one_version_apply_exactly_once(store):
+    await store.append("race", 0, envelopes("race", 0, 1))
+
+    async def attempt(i):
+        try:
+            await store.append("race", 1, envelopes("race", 1, 2))
+            return "applied"
+        except VersionConflict as conflict:
+            assert conflict.current == 3
+            return "conflict"
+
+    results = await asyncio.gather(*(attempt(i) for i in range(50)))
+    assert results.count("applied") == 1 and results.count("conflict") == 49
+    assert [e.version for e in await store.read("race")] == [1, 2, 3]
+
+
+async def test_a_retried_idempotency_key_returns_the_first_outcome_and_appends_nothing(store):
+    first = await store.append("idem", 0, envelopes("idem", 0, 2), idempotency_key="k1", outcome=b"first")
+    again = await store.append("idem", 0, envelopes("idem", 0, 2), idempotency_key="k1", outcome=b"second")
+    later = await store.append("idem", 2, envelopes("idem", 2, 1), idempotency_key="k1", outcome=b"third")
+    assert first.version == 2 and not first.duplicate
+    assert again.duplicate and again.outcome == b"first"
+    assert later.duplicate and later.outcome == b"first"
+    assert len(await store.read("idem")) == 2
+
+
+async def test_the_hash_chain_verifies_and_a_changed_byte_breaks_it(store):
+    await store.append("chain", 0, envelopes("chain", 0, 4))
+    read = await store.read("chain")
+    prev = GENESIS_HASH
+    for e in read:
+        assert e.prev_hash == prev
+        assert e.hash == hashlib.sha256(bytes.fromhex(prev) + canonical_bytes(e)).hexdigest()
+        prev = e.hash
+    tampered = msgspec.structs.replace(read[1], payload=msgspec.Raw(msgspec.msgpack.encode({"n": 99})))
+    assert seal(tampered).hash != read[1].hash
+
+
+async def test_a_crash_between_deciding_and_appending_leaves_the_store_consistent(store):
+    await store.append("crash", 0, envelopes("crash", 0, 2))
+    decided = envelopes("crash", 2, 3)  # decided, then the process dies before appending
+    del decided
+    assert await store.head("crash") == (2, (await store.read("crash"))[-1].hash)
+    assert (await store.append("crash", 2, envelopes("crash", 2, 1))).version == 3
+    with pytest.raises(VersionConflict):
+        await store.append("crash", 2, envelopes("crash", 2, 1))
+
+
+async def test_every_key_of_a_game_and_its_feed_share_one_cluster_hash_slot(store):
+    for game in ("a", "b", "c0ffee", "zz-top"):
+        k = store.keys(game)
+        slots = {key_slot(key.encode()) for key in (k.events, k.meta, k.idempotency, k.feed, k.rejected)}
+        assert len(slots) == 1
+
+
+async def test_each_append_is_recorded_in_the_games_feed_partition(store):
+    await store.append("fed", 0, envelopes("fed", 0, 2))
+    await store.append("fed", 2, envelopes("fed", 2, 3))
+    entries = await store.redis.xrange(store.keys("fed").feed)
+    assert [(f[b"game"], f[b"from"], f[b"to"]) for _, f in entries] == [(b"fed", b"1", b"2"), (b"fed", b"3", b"5")]
+
+
+async def test_meta_fields_are_set_in_the_same_atomic_step_as_the_first_events(store):
+    await store.append("made", 0, envelopes("made", 0, 2), meta={"kind": "toy", "seats": b"[]"})
+    assert (await store.meta("made"))["kind"] == b"toy"
+    with pytest.raises(VersionConflict):
+        await store.append("made", 0, envelopes("made", 0, 1), meta={"kind": "other"})
+    assert (await store.meta("made"))["kind"] == b"toy"
