@@ -43,7 +43,7 @@ class Bots:
     knowledge: Callable[[Any, int], Any]
     view_hash: Callable[[Any], str]
     make: Callable[..., Any]  # make(name, **params) -> an object with name, params, budget, choose()
-    names: frozenset[str]
+    names: tuple[str, ...]  # weakest first
 
 
 @dataclass(frozen=True, slots=True)

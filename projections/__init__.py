@@ -1,25 +1,13 @@
-"""Read models as pure folds over events: the board and seat views, the score view, the lobby summary."""
+"""Read models as pure folds over events. Shared here: the projection protocol and the fold of all
+of a game's projections (`base`), the board projection over any game's views (`board`) and the
+lobby summary (`summary`). A game's own read models live in `projections/<game>/`; the registry
+`domain.games` says which projections each game has."""
 
 from __future__ import annotations
 
-from domain.pantheon import PANTHEON
-
 from .base import GameFold, Projection, fold_game, public_field, seat_field
 from .board import BoardProjection
-from .score import ScoreProjection
-from .summary import SummaryProjection
+from .summary import SummaryModel, SummaryProjection, SummaryRules
 
-# Every game kind's projections; bump a projection's `version` when its views change shape or
-# content, and the projectors rebuild its stored models.
-PROJECTIONS: dict[str, tuple[Projection, ...]] = {
-    "pantheon": (BoardProjection(PANTHEON), ScoreProjection(), SummaryProjection(kind="pantheon")),
-}
-
-
-def projections_for(kind: str) -> tuple[Projection, ...]:
-    """The projections of a game kind (KeyError for an unknown kind)."""
-    return PROJECTIONS[kind]
-
-
-__all__ = ["PROJECTIONS", "BoardProjection", "GameFold", "Projection", "ScoreProjection", "SummaryProjection",
-           "fold_game", "projections_for", "public_field", "seat_field"]
+__all__ = ["BoardProjection", "GameFold", "Projection", "SummaryModel", "SummaryProjection", "SummaryRules",
+           "fold_game", "public_field", "seat_field"]

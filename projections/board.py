@@ -1,4 +1,5 @@
-"""The board projection: the state folded by the game's own evolve, shown through its leak-tested views."""
+"""The board projection of any game: its state folded by its own evolve, shown through its leak-tested
+public and seat views."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from domain.kernel import Decider
 
 @dataclass(frozen=True)
 class BoardProjection:
-    """Public view (map, pieces, temple, loot and gods on the board, display, half-god display,
-    pile sizes, special money, every seat's public state, who is awaited) and seat views."""
+    """The game's public view and each seat's view, as its decider renders them (for Pantheon: the
+    map, pieces, temple, loot, gods, displays, pile sizes, every seat's public state, who is awaited)."""
 
     decider: Decider
     name: str = "board"

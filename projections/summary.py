@@ -1,68 +1,49 @@
-"""The game summary for the lobby: options, epoch, nation, status, scores, winners, who is awaited."""
+"""The lobby summary, the same shape for every game: options, players, status, scores, winners,
+who is awaited, and a few facts of the game's own (`details`, e.g. Pantheon's epoch and nation).
+
+The game says how its events change the summary (`SummaryRules`); the model and the view are shared,
+so the lobby reads every game alike."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
-
-from domain.pantheon import events as ev
 
 
 class SummaryModel(msgspec.Struct, kw_only=True):
     version: int = 0
     options: dict = msgspec.field(default_factory=dict)
-    epoch: int = 0
-    nation: str = ""
-    status: str = "setup"  # setup until the first action is awaited, then playing, then finished
+    details: dict = msgspec.field(default_factory=dict)  # the game's own facts, shown beside players
+    status: str = "setup"  # setup until the first turn is awaited, then playing, then finished
     scores: list[int] = msgspec.field(default_factory=list)
     winners: list[int] = msgspec.field(default_factory=list)
     awaiting: dict | None = None
 
 
-def _created(m: SummaryModel, e: ev.GameCreated) -> None:
-    m.options = msgspec.to_builtins(e.options)
-    m.scores = [0] * e.options.players
+@dataclass(frozen=True)
+class SummaryRules:
+    """A game's part of the summary: its details before the first event, and for each of its event
+    types a function that updates the model (an event type without one changes nothing)."""
 
-
-def _nation(m: SummaryModel, e: ev.NationRevealed) -> None:
-    m.epoch, m.nation = e.epoch, e.nation
-
-
-def _points(m: SummaryModel, e: ev.GodGained | ev.TurnPhaseEnded) -> None:
-    m.scores[e.seat] += e.points
-
-
-def _scored(m: SummaryModel, e: ev.Scored) -> None:
-    m.scores = [score + row.total for score, row in zip(m.scores, e.rows)]
-
-
-def _agenda(m: SummaryModel, e: ev.AgendaSet) -> None:
-    first = e.tasks[0] if e.tasks and m.status != "finished" else None
-    m.awaiting = None if first is None else {"seat": first.seat, "decision": first.kind}
-    if m.status == "setup" and first is not None and first.kind == "action":
-        m.status = "playing"
-
-
-def _ended(m: SummaryModel, e: ev.GameEnded) -> None:
-    m.status, m.winners, m.awaiting = "finished", list(e.winners), None
-
-
-_HANDLERS = {ev.GameCreated: _created, ev.NationRevealed: _nation, ev.GodGained: _points,
-             ev.TurnPhaseEnded: _points, ev.Scored: _scored, ev.AgendaSet: _agenda, ev.GameEnded: _ended}
+    details: Callable[[], dict]
+    handlers: Mapping[type, Callable[[SummaryModel, Any], None]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class SummaryProjection:
-    kind: str = "pantheon"
+    kind: str
+    rules: SummaryRules
     name: str = "summary"
     version: int = 1
 
     def initial(self) -> SummaryModel:
-        return SummaryModel()
+        return SummaryModel(details=self.rules.details())
 
     def apply(self, model: SummaryModel, version: int, event: object) -> SummaryModel:
-        handler = _HANDLERS.get(type(event))
+        handler = self.rules.handlers.get(type(event))
         if handler is not None:
             handler(model, event)
         model.version = version
@@ -73,6 +54,6 @@ class SummaryProjection:
 
     def view(self, model: SummaryModel, seat: int | None = None) -> dict:
         return {"kind": self.kind, "version": model.version, "options": dict(model.options),
-                "players": len(model.scores), "epoch": model.epoch, "nation": model.nation or None,
+                "players": len(model.scores), **model.details,
                 "status": model.status, "scores": list(model.scores), "winners": list(model.winners),
                 "awaiting": None if model.awaiting is None else dict(model.awaiting)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.kernel import Awaiting, Decider
 
 from .bots import PANTHEON_BOTS
-from .commands import Command
+from .commands import Command, Options
 from .decide import apply, decide
 from .events import Event
 from .evolve import evolve, evolve_all
@@ -45,4 +45,4 @@ PANTHEON = Decider(
     apply=apply, evolve_all=evolve_all, bots=PANTHEON_BOTS,
 )
 
-__all__ = ["PANTHEON", "Command", "Event", "State"]
+__all__ = ["PANTHEON", "Command", "Event", "Options", "State"]

@@ -7,9 +7,8 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from domain.pantheon import PANTHEON
-from domain.pantheon.bots import make_bot, seat_knowledge
-from domain.pantheon.commands import CreateGame, Options
+from domain import games as registry
+from domain.kernel import step
 from domain.rng import game_rng
 from service.tuning import fewer_gc_passes
 
@@ -37,23 +36,26 @@ def seating(names: list[str], players: int, index: int) -> list[str]:
     return [names[(index + seat) % len(names)] for seat in range(players)]
 
 
-def play(names: list[str], seed: bytes, game: str, rnd: random.Random, tallies: dict[str, Tally], clock) -> list[int]:
-    """One game to its end; each bot decides from its seat's knowledge only. The winners."""
-    bots = [make_bot(name) for name in names]
+def play(names: list[str], seed: bytes, game: str, rnd: random.Random, tallies: dict[str, Tally], clock,
+         kind: str = registry.DEFAULT_KIND) -> list[int]:
+    """One game of `kind` to its end; each bot decides from its seat's knowledge only. The winners."""
+    decider = registry.get(kind).decider
+    bots = [decider.bots.make(name) for name in names]
     state, version = None, 0
-    command: object = CreateGame(options=Options(players=len(names)))
+    command = registry.get(kind).create_command({"players": len(names)})
     while True:
-        state, events = PANTHEON.apply(state, command, game_rng(seed, game, version))
+        state, events = _step(decider, state, command, game_rng(seed, game, version))
         version += len(events)
-        if PANTHEON.is_terminal(state):
+        if decider.is_terminal(state):
             break
-        seat = state.agenda[0].seat
+        seat = decider.awaited(state).seat
         start = clock()
-        command = bots[seat].choose(seat_knowledge(state, seat), seat, rnd)
+        command = bots[seat].choose(decider.bots.knowledge(state, seat), seat, rnd)
         tallies[names[seat]].move_seconds.append(clock() - start)
-    winners = PANTHEON.outcome(state)["winners"]
+    outcome = decider.outcome(state)
+    winners = outcome["winners"]
     for seat, name in enumerate(names):
-        tallies[name].scores.append(state.seats[seat].score)
+        tallies[name].scores.append(outcome["scores"][seat])
         if seat in winners:
             tallies[name].wins += 1 / len(winners)
     for name in set(names):
@@ -61,26 +63,35 @@ def play(names: list[str], seed: bytes, game: str, rnd: random.Random, tallies: 
     return winners
 
 
-def _play_games(bots: list[str], indices: range, players: int, seed: str, clock) -> dict[str, Tally]:
+def _step(decider, state, command, rng):
+    """Decide and evolve one command (in place where the game can)."""
+    if decider.apply is not None:
+        return decider.apply(state, command, rng)
+    return step(decider, state, command, rng)
+
+
+def _play_games(bots: list[str], indices: range, players: int, seed: str, clock, kind: str) -> dict[str, Tally]:
     tallies = {name: Tally() for name in bots}
     with fewer_gc_passes():
         for index in indices:
-            game_seed = hashlib.sha256(f"pantheon-ladder:{seed}:{index}".encode()).digest()
+            game_seed = hashlib.sha256(f"{kind}-ladder:{seed}:{index}".encode()).digest()
             play(seating(bots, players, index), game_seed, f"ladder-{index}", random.Random(f"{seed}:{index}"),
-                 tallies, clock)
+                 tallies, clock, kind)
     return tallies
 
 
-def ladder(bots: list[str], games: int, players: int, seed: str, clock, jobs: int = 1) -> dict[str, Tally]:
-    """Play `games` games; the same seed gives the same games whatever `jobs` is (game i depends
-    only on the seed and i). Tallies per bot (per seat played); `jobs` > 1 plays in processes."""
+def ladder(bots: list[str], games: int, players: int, seed: str, clock, jobs: int = 1,
+           kind: str = registry.DEFAULT_KIND) -> dict[str, Tally]:
+    """Play `games` games of `kind`; the same seed gives the same games whatever `jobs` is (game i
+    depends only on the seed and i). Tallies per bot (per seat played); `jobs` > 1 plays in processes."""
     if jobs <= 1 or games <= 1:
-        return _play_games(bots, range(games), players, seed, clock)
+        return _play_games(bots, range(games), players, seed, clock, kind)
     from concurrent.futures import ProcessPoolExecutor
 
     tallies = {name: Tally() for name in bots}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        parts = [pool.submit(_play_games, bots, range(j, games, jobs), players, seed, clock) for j in range(jobs)]
+        parts = [pool.submit(_play_games, bots, range(j, games, jobs), players, seed, clock, kind)
+                 for j in range(jobs)]
         for part in parts:
             for name, t in part.result().items():
                 total = tallies[name]

@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from rq import get_current_job
 
 from service.store.streams import EventStore
-from service.write.games import DECIDERS, GameService, ServiceError
+from service.write import GameService, ServiceError
 
 from .scheduler import LEASE_S, Scheduler, ai_level, lease_key, turn_key
 
@@ -84,7 +84,7 @@ async def play_turn(service, game: str, version: int, seat: int) -> dict:
     its provenance; nothing if the game no longer awaits this seat at `version`."""
 
     current, state = await service.state_at(game)
-    decider = DECIDERS[await service.kind(game)]
+    decider = await service.decider(game)
     awaited = decider.awaited(state)
     if current != version or awaited is None or awaited.seat != seat:
         return {"outcome": "stale"}

@@ -54,25 +54,23 @@ def _run(settings: Settings | None, work):
 
 def export_game(game: str, out, settings: Settings | None = None) -> int:
     """Write a game as JSON Lines to `out` (a binary file); the number of events."""
-    from service.write.games import DECIDERS
-
-    from .export import export_lines
+    from .export import decider_for, export_lines
 
     header, envelopes = _run(settings, lambda store: load_export(store, game))
-    for line in export_lines(header, envelopes, DECIDERS[header.kind]):
+    for line in export_lines(header, envelopes, decider_for(header.kind)):
         out.write(line + b"\n")
     return len(envelopes)
 
 
 def import_file(path: str, settings: Settings | None = None) -> str:
     """Verify an exported file and recreate its game (read-only); the game id."""
-    from service.write.games import DECIDERS, GameService, ServiceError
+    from service.write import GameService, ServiceError
 
     from .export import read_export
     from .lineage import import_game
 
     with open(path, "rb") as f:
-        header, envelopes = read_export(f.read().splitlines(), lambda kind: DECIDERS[kind])
+        header, envelopes = read_export(f.read().splitlines())
 
     async def work(store):
         return await import_game(GameService(store), header, envelopes)

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from domain import games
 from domain.kernel import Decider
 from service.store.codec import Envelope, wrap_batch
 
@@ -77,7 +78,14 @@ def _line(e: Envelope, event, command) -> bytes:
         provenance=e.provenance, prev_hash=e.prev_hash, hash=e.hash))
 
 
-def read_export(lines: Iterable[bytes], decider_for) -> tuple[Header, list[Envelope]]:
+def decider_for(kind: str) -> Decider:
+    """The decider of a registered game kind; ExportError for a kind this server does not host."""
+    if kind not in games.GAMES:
+        raise ExportError(0, f"unknown game kind {kind!r}")
+    return games.get(kind).decider
+
+
+def read_export(lines: Iterable[bytes], decider_for=decider_for) -> tuple[Header, list[Envelope]]:
     """Header and envelopes from an export, each event and command re-encoded exactly as stored.
 
     Every line must be exactly as it was exported (the canonical JSON of what it holds): a line

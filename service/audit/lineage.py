@@ -11,17 +11,8 @@ import secrets
 import msgspec
 
 from service.store.codec import JSON, Envelope, seal
-from service.write.games import (
-    DECIDERS,
-    Created,
-    GameService,
-    SeatSpec,
-    ServiceError,
-    check_levels,
-    first_facts,
-    new_game_id,
-    new_meta,
-)
+from service.write import Created, GameService, SeatSpec, ServiceError, check_levels
+from service.write.meta import first_facts, game_of, new_game_id, new_meta
 
 from .checks import audit
 from .export import Header
@@ -63,9 +54,7 @@ async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec]
 
 async def import_game(service: GameService, header: Header, envelopes: list[Envelope]) -> str:
     """Recreate an exported game under its own id, read-only, if its audit passes."""
-    if header.kind not in DECIDERS:
-        raise ServiceError(422, "unknown_kind", f"There is no game kind {header.kind!r}.")
-    report = audit(header, envelopes, DECIDERS[header.kind])
+    report = audit(header, envelopes, game_of(header.kind).decider)
     if any(check.ok is False for check in report.checks):
         raise ServiceError(422, "audit_failed", f"The file fails its audit (first failure at event {report.first_failure}).")
     if await service.store.exists(header.game):

@@ -6,14 +6,7 @@ import json
 import sys
 
 from service.audit.checks import Check, Report, audit
-from service.audit.export import ExportError, read_export
-from service.write.games import DECIDERS
-
-
-def _decider_for(kind: str):
-    if kind not in DECIDERS:
-        raise ExportError(0, f"unknown game kind {kind!r}")
-    return DECIDERS[kind]
+from service.audit.export import ExportError, decider_for, read_export
 
 
 def print_report(report: Report, *, quiet: bool = False, out=None) -> None:
@@ -33,12 +26,12 @@ def audit_file(path: str, *, rerun_bots: bool = False) -> Report:
     with open(path, "rb") as f:
         lines = f.read().splitlines()
     try:
-        header, envelopes = read_export(lines, _decider_for)
+        header, envelopes = read_export(lines)
     except ExportError as error:
         report = Report(game="?", events=max(len(lines) - 1, 0))
         report.checks.append(Check("file", False, str(error), error.version))
         return report
-    report = audit(header, envelopes, DECIDERS[header.kind], rerun_bots=rerun_bots)
+    report = audit(header, envelopes, decider_for(header.kind), rerun_bots=rerun_bots)
     report.checks.insert(0, Check("file", True, "every line is exactly as exported"))
     return report
 
@@ -52,7 +45,7 @@ def audit_command(path: str | None, game: str | None, *, quiet: bool = False, re
             from service.audit.archive import fetch_export
 
             header, envelopes = fetch_export(game)
-            report = audit(header, envelopes, DECIDERS[header.kind], rerun_bots=rerun_bots)
+            report = audit(header, envelopes, decider_for(header.kind), rerun_bots=rerun_bots)
         else:
             report = audit_file(path, rerun_bots=rerun_bots)
     except OSError as error:

@@ -6,13 +6,17 @@ import argparse
 import json
 import sys
 
+from domain import games
 
-def _map(args: argparse.Namespace) -> int:
-    from domain.pantheon.board import load_board
-    from domain.pantheon.svg import render_svg
 
+def _board(args: argparse.Namespace) -> int:
+    game = games.get(args.game)
+    edition = args.edition or game.editions[0]
+    if edition not in game.editions:
+        print(f"--edition must be one of {', '.join(game.editions)} for {game.kind}", file=sys.stderr)
+        return 2
     with open(args.svg, "w", encoding="utf-8") as out:
-        out.write(render_svg(load_board(args.edition)))
+        out.write(game.render_board(edition))
     print(f"wrote {args.svg}")
     return 0
 
@@ -20,7 +24,11 @@ def _map(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from .simulate import export_records, run
 
-    result, records = run(args.games, args.players, args.seed, check=not args.no_check)
+    allowed = ["mixed", *map(str, games.get(args.game).players)]
+    if args.players not in allowed:
+        print(f"--players must be one of {', '.join(allowed)} for {args.game}", file=sys.stderr)
+        return 2
+    result, records = run(args.games, args.players, args.seed, check=not args.no_check, kind=args.game)
     if args.export:
         export_records(records, args.export)
     for record in records:
@@ -111,38 +119,50 @@ def _import(args: argparse.Namespace) -> int:
 def _ladder(args: argparse.Namespace) -> int:
     import time
 
-    from domain.pantheon.bots import BOTS
     from service.ai.ladder import ladder, report
 
+    game = games.get(args.game)
     bots = args.bots.split(",")
-    unknown = [b for b in bots if b not in BOTS]
+    unknown = [b for b in bots if b not in game.levels]
     if unknown or len(bots) < 2:
-        print(f"--bots needs two or more of {sorted(BOTS)} (got {args.bots})", file=sys.stderr)
+        print(f"--bots needs two or more of {list(game.levels)} (got {args.bots})", file=sys.stderr)
         return 2
-    lines, summary = report(ladder(bots, args.games, args.players, args.seed, time.perf_counter, args.jobs))
+    if args.players not in game.players:
+        print(f"--players must be one of {game.players} for {game.kind}", file=sys.stderr)
+        return 2
+    lines, summary = report(ladder(bots, args.games, args.players, args.seed, time.perf_counter, args.jobs,
+                                   kind=game.kind))
     print("\n".join(lines))
     print(json.dumps(summary))
     return 0
 
 
+def _game_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", choices=games.kinds(), default=games.DEFAULT_KIND,
+                   help=f"the game (default: {games.DEFAULT_KIND})")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server")
     sub = p.add_subparsers(dest="command", required=True)
-    m = sub.add_parser("map", help="render the map")
-    m.add_argument("--svg", required=True, metavar="FILE", help="write the map as SVG to FILE")
-    m.add_argument("--edition", default="house-1")
-    m.set_defaults(func=_map)
+    m = sub.add_parser("board", aliases=["map"], help="render a game's board (Pantheon: the map)")
+    _game_option(m)
+    m.add_argument("--svg", required=True, metavar="FILE", help="write the board as SVG to FILE")
+    m.add_argument("--edition", help="the edition of the game's components (default: its first)")
+    m.set_defaults(func=_board)
     s = sub.add_parser("simulate", help="play random games and check every invariant")
+    _game_option(s)
     s.add_argument("--games", type=int, default=10)
-    s.add_argument("--players", choices=["2", "3", "4", "mixed"], default="mixed")
+    s.add_argument("--players", default="mixed", help="a number of players the game allows, or mixed (all in turn)")
     s.add_argument("--seed", default="0")
     s.add_argument("--no-check", action="store_true", help="skip the invariant and replay checks (for speed)")
     s.add_argument("--export", metavar="DIR", help="write every game as an auditable JSON Lines file into DIR")
     s.set_defaults(func=_simulate)
     ld = sub.add_parser("ladder", help="play bots against each other (seats rotated); win rates")
+    _game_option(ld)
     ld.add_argument("--games", type=int, default=20)
     ld.add_argument("--bots", required=True, help="comma-separated bot names, e.g. greedy,random")
-    ld.add_argument("--players", type=int, choices=[2, 3, 4], default=2)
+    ld.add_argument("--players", type=int, default=2)
     ld.add_argument("--seed", default="0")
     ld.add_argument("--jobs", type=int, default=1, help="games played in this many processes at once (same results)")
     ld.set_defaults(func=_ladder)

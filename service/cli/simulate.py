@@ -1,5 +1,6 @@
-"""Random playouts: play whole games choosing uniformly among legal options, checking every
-invariant after every event and that replaying the events gives the same state."""
+"""Random playouts: play whole games of any registered kind choosing uniformly among legal
+options, checking every invariant after every event and that replaying the events gives the
+same state."""
 
 from __future__ import annotations
 
@@ -9,23 +10,22 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
+from domain import games as registry
 from domain.kernel import DomainError, fold
-from domain.pantheon import PANTHEON
-from domain.pantheon.commands import CreateGame, Options
-from domain.pantheon.invariants import check_invariants
-from domain.pantheon.random_play import random_command
 from domain.rng import game_rng
 from service.tuning import fewer_gc_passes
 
 
 @dataclass
 class GameRecord:
-    """One simulated game: its seed, options, commands with the events each caused."""
+    """One simulated game: its kind, seed, options, commands with the events each caused."""
 
     seed: bytes
-    options: Options
+    options: Any  # the game's options struct (every game's has `players`)
     game: str = ""
+    kind: str = registry.DEFAULT_KIND
     steps: list[tuple[object, list]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
@@ -35,16 +35,21 @@ class GameRecord:
     def events(self) -> list:
         return [e for _, events in self.steps for e in events]
 
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and registry.get(self.kind).decider.is_terminal(self.state)
 
-def game_seed(seed: int | str, index: int) -> bytes:
+
+def game_seed(seed: int | str, index: int, kind: str = registry.DEFAULT_KIND) -> bytes:
     """The secret seed of simulated game `index` under the run's seed."""
-    return hashlib.sha256(f"pantheon-simulate:{seed}:{index}".encode()).digest()
+    return hashlib.sha256(f"{kind}-simulate:{seed}:{index}".encode()).digest()
 
 
-def game_options(players: str, index: int, rnd: random.Random) -> Options:
-    count = {"mixed": (2, 3, 4)[index % 3]}.get(players) or int(players)
-    return Options(players=count, start_material=rnd.choice(["bsw", "rulebook"]),
-                   bonus_tiles=rnd.choice(["draft", "random"]))
+def game_options(players: str, index: int, rnd: random.Random, kind: str = registry.DEFAULT_KIND) -> Any:
+    """Random options of game `index`; "mixed" cycles through the game's player counts."""
+    game = registry.get(kind)
+    count = game.players[index % len(game.players)] if players == "mixed" else int(players)
+    return game.random_options(count, rnd)
 
 
 def simulated_game_id(seed: bytes) -> str:
@@ -52,47 +57,52 @@ def simulated_game_id(seed: bytes) -> str:
     return "sim-" + hashlib.sha256(b"id|" + seed).hexdigest()[:16]
 
 
-def play_game(seed: bytes, options: Options, rnd: random.Random, *, check: bool = True) -> GameRecord:
+def play_game(seed: bytes, options: Any, rnd: random.Random, *, check: bool = True,
+              kind: str = registry.DEFAULT_KIND) -> GameRecord:
     """Play one game to its end (or its first error) with the random player.
 
     Each command draws from `game_rng(seed, game, version)`, exactly as the server does, so an
     exported simulated game can be audited. With `check`, each command goes through the pure
     `decide`, each event is evolved on its own and every invariant is checked after it;
-    without, the faster in-place `apply` is used."""
+    without, the faster in-place `apply` (where the game has one) is used."""
+    spec = registry.get(kind)
+    decider, fast = spec.decider, not check and spec.decider.apply is not None
     game = simulated_game_id(seed)
-    record = GameRecord(seed=seed, options=options, game=game)
-    command: object = CreateGame(options=options)
+    record = GameRecord(seed=seed, options=options, game=game, kind=kind)
+    command: object = spec.create_command(options)
     state, version = None, 0
     while True:
         rng = game_rng(seed, game, version)
         try:
-            if check:
-                events = PANTHEON.decide(state, command, rng)
+            if fast:
+                state, events = decider.apply(state, command, rng)
             else:
-                state, events = PANTHEON.apply(state, command, rng)
+                events = decider.decide(state, command, rng)
         except DomainError as error:
             record.errors.append(f"{error.code}: {error.message} ({command!r})")
             break
-        for event in events if check else ():
-            state = PANTHEON.evolve(state, event)
-            record.violations += [f"after {type(event).__name__}: {p}" for p in check_invariants(state)]
+        for event in () if fast else events:
+            state = decider.evolve(state, event)
+            if check:
+                record.violations += [f"after {type(event).__name__}: {p}" for p in spec.invariants(state)]
         record.steps.append((command, events))
         version += len(events)
-        if state.finished or record.violations:
+        if decider.is_terminal(state) or record.violations:
             break
-        command = random_command(state, state.agenda[0].seat, rnd)
+        command = spec.random_command(state, decider.awaited(state).seat, rnd)
     record.state = state
-    if check and fold(PANTHEON, record.events) != state:
+    if check and fold(decider, record.events) != state:
         record.violations.append("replaying the events does not give the state built step by step")
     return record
 
 
-def simulate(games: int, players: str, seed: int | str, *, check: bool = True) -> Iterator[GameRecord]:
+def simulate(games: int, players: str, seed: int | str, *, check: bool = True,
+             kind: str = registry.DEFAULT_KIND) -> Iterator[GameRecord]:
     """Play `games` games; the same seed gives the same games."""
     for index in range(games):
         rnd = random.Random(f"{seed}:{index}")
-        options = game_options(players, index, rnd)
-        yield play_game(game_seed(seed, index), options, rnd, check=check)
+        options = game_options(players, index, rnd, kind)
+        yield play_game(game_seed(seed, index, kind), options, rnd, check=check, kind=kind)
 
 
 def summary(records: list[GameRecord], seconds: float) -> dict:
@@ -102,16 +112,17 @@ def summary(records: list[GameRecord], seconds: float) -> dict:
         "events": sum(len(r.events) for r in records),
         "errors": sum(len(r.errors) for r in records),
         "invariant_violations": sum(len(r.violations) for r in records),
-        "finished": sum(1 for r in records if r.state is not None and r.state.finished),
+        "finished": sum(1 for r in records if r.finished),
         "games_per_s": round(len(records) / seconds, 2) if seconds else None,
         "seconds": round(seconds, 3),
     }
 
 
-def run(games: int, players: str, seed: int | str, *, check: bool = True) -> tuple[dict, list[GameRecord]]:
+def run(games: int, players: str, seed: int | str, *, check: bool = True,
+        kind: str = registry.DEFAULT_KIND) -> tuple[dict, list[GameRecord]]:
     with fewer_gc_passes():
         start = time.perf_counter()
-        records = list(simulate(games, players, seed, check=check))
+        records = list(simulate(games, players, seed, check=check, kind=kind))
         seconds = time.perf_counter() - start
     return summary(records, seconds), records
 
@@ -120,16 +131,16 @@ def export_records(records: list[GameRecord], directory: str) -> None:
     """Write each simulated game as an export file, with its real seed and commitment."""
     from domain.rng import commitment
     from service.audit.export import Header, chain, export_lines
-    from service.write.games import ENGINE_VERSION
 
     target = pathlib.Path(directory)
     target.mkdir(parents=True, exist_ok=True)
     for record in records:
-        facts = {"commitment": commitment(record.seed), "engine": ENGINE_VERSION}
+        game = registry.get(record.kind)
+        facts = {"commitment": commitment(record.seed), "engine": game.engine}
         envelopes = chain(record.game, record.steps, facts=facts)
-        header = Header(game=record.game, kind="pantheon", engine=ENGINE_VERSION, commitment=facts["commitment"],
-                        seed=record.seed.hex() if record.state is not None and record.state.finished else None,
+        header = Header(game=record.game, kind=record.kind, engine=game.engine, commitment=facts["commitment"],
+                        seed=record.seed.hex() if record.finished else None,
                         seats=[{"type": "ai", "level": "random"}] * record.options.players, events=len(envelopes))
         with open(target / f"{record.game}.jsonl", "wb") as out:
-            for line in export_lines(header, envelopes, PANTHEON):
+            for line in export_lines(header, envelopes, game.decider):
                 out.write(line + b"\n")

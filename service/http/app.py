@@ -13,7 +13,7 @@ from redis.asyncio import Redis
 
 from service.ai.scheduler import Scheduler
 from service.store.streams import EventStore
-from service.write.games import GameService, ServiceError
+from service.write import GameService, ServiceError
 
 from .audit import AuditController
 from .auth import provide_metrics, provide_service

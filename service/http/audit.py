@@ -10,9 +10,9 @@ from litestar.response import Response
 
 from service.audit.archive import load_export
 from service.audit.checks import audit
-from service.audit.export import export_lines
+from service.audit.export import decider_for, export_lines
 from service.audit.lineage import fork
-from service.write.games import DECIDERS, GameService
+from service.write import GameService
 
 from .auth import GameIdParam, bearer, provide_service, require
 from .games import _seat_spec
@@ -49,7 +49,7 @@ class AuditController(Controller):
         command's view hash against its seat's knowledge, final scores."""
         await service.kind(game_id)
         header, envelopes = await load_export(service.store, game_id)
-        report = audit(header, envelopes, DECIDERS[header.kind])
+        report = audit(header, envelopes, decider_for(header.kind))
         return AuditReport(game=game_id, ok=report.ok, events=report.events, first_failure=report.first_failure,
                            checks=[msgspec.convert(c.__dict__, AuditCheck) for c in report.checks], story=report.story)
 
@@ -73,5 +73,5 @@ class AuditController(Controller):
         await service.kind(game_id)  # 404 for an unknown game
         header, envelopes = await load_export(service.store, game_id)
         require(header.seed is not None, 409, "game_in_progress", "A game can be exported once it has ended.")
-        body = b"".join(line + b"\n" for line in export_lines(header, envelopes, DECIDERS[header.kind]))
+        body = b"".join(line + b"\n" for line in export_lines(header, envelopes, decider_for(header.kind)))
         return Response(body, media_type="application/x-ndjson")

@@ -9,7 +9,7 @@ from litestar.datastructures import State
 from litestar.params import PathParameter
 
 from domain.kernel import Decider
-from service.write.games import DECIDERS, GameService, ServiceError
+from service.write import GameService, ServiceError
 
 from .metrics import Metrics
 
@@ -57,7 +57,7 @@ async def caller_seat(service: GameService, game: str, request: Request, *, requ
 
 
 async def decider_of(service: GameService, game: str) -> Decider:
-    return DECIDERS[await service.kind(game)]
+    return await service.decider(game)
 
 
 def require(condition: Any, status: int, code: str, message: str) -> None:

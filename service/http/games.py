@@ -11,7 +11,7 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from service.ai.scheduler import ai_level
 from service.read.models import ReadModelMissing, read_model
-from service.write.games import DECIDERS, GameService, SeatSpec, ServiceError
+from service.write import GameService, SeatSpec, ServiceError
 
 from .auth import GameIdParam, bearer, provide_service, require
 from .models import (
@@ -55,8 +55,7 @@ def _lineage(meta: dict[str, bytes]) -> Lineage | None:
 async def game_detail(service: GameService, game: str) -> GameDetail:
     """The game's status from its metadata and its current state (a fold of its events)."""
     meta = await service.meta(game)
-    decider = DECIDERS[meta["kind"].decode()]
-    version, state = await service.state_at(game)
+    decider, (version, state) = await service.decider(game), await service.state_at(game)
     specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
     levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
     seats = [SeatInfo(seat=i, type="ai" if level else "human", level=level,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from litestar.types import Message, Scope
 
-from service.write.games import ServiceError
+from service.write import ServiceError
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 

@@ -7,14 +7,18 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-from domain.pantheon.commands import Options
+from domain import games
 
 MAX_VERSION = 2**31 - 1  # keeps stream ids and counters in Redis' range; no game gets near it
 
-# The game options a creator chooses: the domain's options without `players` (the seats decide it).
+# The games this server hosts and their AI levels, from the registry (weakest level first).
+GameKind = Literal[games.kinds()]  # type: ignore[valid-type]
+AiLevel = Literal[tuple(dict.fromkeys(level for game in games.GAMES.values() for level in game.levels))]  # type: ignore[valid-type]
+
+# The game options a creator chooses: the game's options without `players` (the seats decide it).
 GameOptions = msgspec.defstruct(
     "GameOptions",
-    [(f.name, f.type, f.default) for f in msgspec.structs.fields(Options) if f.name != "players"],
+    [(f.name, f.type, f.default) for f in msgspec.structs.fields(games.default().options_type) if f.name != "players"],
     kw_only=True, frozen=True, forbid_unknown_fields=True, module=__name__,
 )
 
@@ -26,13 +30,13 @@ class HumanSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, t
 class AiSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="ai"):
     """A seat played by the server's AI at some strength."""
 
-    level: Literal["random", "greedy", "strong"] = "random"
+    level: AiLevel = "random"  # type: ignore[valid-type]
 
 
 class CreateGameRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A new game: its kind, options and seats (2 to 4; the number of seats is the number of players)."""
 
-    kind: Literal["pantheon"] = "pantheon"
+    kind: GameKind = games.DEFAULT_KIND  # type: ignore[valid-type]
     options: GameOptions = GameOptions()  # type: ignore[valid-type]
     seats: Annotated[list[HumanSeat | AiSeat], Meta(min_length=2, max_length=4)]
     # a human seat awaited this long without an answer is handed to the AI (greedy), so abandoned
@@ -202,7 +206,7 @@ class Rejected(Struct, frozen=True, kw_only=True):
 class HandToAi(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Hand a seat to the AI from now on (the game's admin token)."""
 
-    level: Literal["random", "greedy", "strong"] = "greedy"
+    level: AiLevel = "greedy"  # type: ignore[valid-type]
 
 
 class SeatHanded(Struct, frozen=True, kw_only=True):

@@ -12,9 +12,9 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from domain.pantheon.commands import Command
+from domain import games
 from service.store.codec import JSON
-from service.write.games import GameService
+from service.write import GameService
 
 from .auth import (
     GameIdParam,
@@ -47,6 +47,7 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(
     description="Resubmitting a key returns the first outcome and appends nothing (1-128 visible ASCII).")]
 # Litestar drops a falsy bound (ge=0) from the schema of an optional parameter; say it again.
 MIN_0 = {"minimum": 0}
+Command = games.default().decider.command_type  # the command union of the game (one game: Pantheon's)
 _COMMANDS = ", ".join(f"`{t}`" for t in tagged(Command))
 
 

@@ -12,7 +12,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct
 
 from domain.kernel import DomainError
-from service.write.games import ServiceError
+from service.write import ServiceError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://pantheon.example/problems/"

@@ -11,7 +11,7 @@ import msgspec
 from litestar.params import QueryParameter
 
 from service.read.models import ReadModelMissing, read_model_json, rm_key, view_at
-from service.write.games import GameService
+from service.write import GameService
 
 from .auth import require
 from .models import MAX_VERSION

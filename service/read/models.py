@@ -7,13 +7,15 @@ from collections.abc import Iterable, Sequence
 import msgspec
 from redis.asyncio import Redis
 
-from projections import PROJECTIONS, GameFold, Projection, public_field, seat_field
+from domain import games
+from projections import GameFold, Projection, public_field, seat_field
 from service.store.codec import Envelope
 from service.store.streams import EventStore
-from service.write.games import DECIDERS
 
 GROUP = "projectors"  # the consumer group every projector process joins on each feed partition
 Catalog = dict[str, tuple[Projection, ...]]  # game kind -> its projections
+# Every registered game's read models (the registry says which).
+PROJECTIONS: Catalog = {game.kind: tuple(game.projections) for game in games.GAMES.values()}
 
 # Modes of the write: a projector writes only newer versions (redelivery and a slower peer
 # change nothing); a rebuild also rewrites the same version; a forced rebuild (an operator's
@@ -72,7 +74,7 @@ class ReadModelMissing(LookupError):
 
 def event_decoder(kind: str) -> msgspec.msgpack.Decoder:
     """The decoder of a game kind's domain events (built once)."""
-    decider = DECIDERS[kind]
+    decider = games.get(kind).decider
     key = id(decider.event_type)
     if key not in _DECODERS:
         _DECODERS[key] = msgspec.msgpack.Decoder(decider.event_type)

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from redis.asyncio import Redis
 from redis.exceptions import RedisError, ResponseError
 
-from projections import PROJECTIONS, GameFold
+from projections import GameFold
 from service.store.streams import EventStore
 
 from .models import (
     GROUP,
+    PROJECTIONS,
     Catalog,
     event_decoder,
     read_envelopes,

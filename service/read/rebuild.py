@@ -13,11 +13,11 @@ from typing import TextIO
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from projections import PROJECTIONS
 from service.store.streams import EventStore
 
 from .models import (
     FORCE,
+    PROJECTIONS,
     SAME_OR_NEWER,
     Catalog,
     fold_from_store,

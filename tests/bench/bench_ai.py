@@ -27,7 +27,7 @@ from rq.job import Job
 
 from service.ai.scheduler import Scheduler
 from service.store.streams import EventStore
-from service.write.games import GameService, SeatSpec
+from service.write import GameService, SeatSpec
 
 from .bench_bots import percentile
 from .private_redis import private_redis

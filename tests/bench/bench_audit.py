@@ -22,7 +22,7 @@ from service.ai.worker import play_turn
 from service.audit.archive import load_export
 from service.audit.checks import audit
 from service.store.streams import EventStore
-from service.write.games import GameService, SeatSpec
+from service.write import GameService, SeatSpec
 
 from .private_redis import private_redis
 

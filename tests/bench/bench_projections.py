@@ -30,7 +30,7 @@ from service.read.models import rm_key
 from service.read.rebuild import record_versions
 from service.store.codec import Envelope, seal
 from service.store.streams import EventStore
-from service.write.games import GameService, SeatSpec
+from service.write import GameService, SeatSpec
 
 from .private_redis import private_redis
 

@@ -13,7 +13,7 @@ from redis.asyncio import Redis
 from domain.pantheon.random_play import random_command
 from service.http.app import create_app
 from service.store.streams import EventStore
-from service.write.games import GameService
+from service.write import GameService
 
 PARTITIONS = 4
 

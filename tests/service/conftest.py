@@ -4,7 +4,7 @@ import pytest
 from redis.asyncio import Redis
 
 from service.store.streams import EventStore
-from service.write.games import GameService
+from service.write import GameService
 
 
 @pytest.fixture

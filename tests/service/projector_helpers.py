@@ -8,12 +8,12 @@ import time
 
 import msgspec
 
+from domain.games import projections_for
 from domain.pantheon.random_play import random_command
-from projections import PROJECTIONS, projections_for
-from service.read.models import GROUP, rm_key, stored_versions
+from service.read.models import GROUP, PROJECTIONS, rm_key, stored_versions
 from service.read.rebuild import rebuild, record_versions
 from service.store.streams import EventStore
-from service.write.games import GameService, SeatSpec
+from service.write import GameService, SeatSpec
 
 
 async def new_games(service: GameService, count: int) -> list[str]:

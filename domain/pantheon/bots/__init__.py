@@ -32,6 +32,6 @@ def make_bot(name: str, **params) -> Bot:
     return bot
 
 
-PANTHEON_BOTS = Bots(knowledge=seat_knowledge, view_hash=view_hash, make=make_bot, names=frozenset(BOTS))
+PANTHEON_BOTS = Bots(knowledge=seat_knowledge, view_hash=view_hash, make=make_bot, names=tuple(BOTS))
 
 __all__ = ["BOTS", "PANTHEON_BOTS", "Bot", "Knowledge", "determinize", "make_bot", "seat_knowledge", "view_hash"]

@@ -17,7 +17,7 @@ from service.ai.worker import play_ai_turn
 from service.audit.archive import load_export
 from service.audit.checks import audit as audit_report
 from service.store.streams import EventStore
-from service.write.games import GameService, SeatSpec
+from service.write import GameService, SeatSpec
 
 from ..api_helpers import api_client, bearer, new_game
 

@@ -20,7 +20,7 @@ from service.audit.checks import audit
 from service.audit.export import export_lines
 from service.cli.commands import main
 from service.store.codec import GENESIS_HASH, Envelope, seal
-from service.write.games import SeatSpec
+from service.write import SeatSpec
 
 
 async def ai_game(service, levels: list[str]) -> str:

@@ -12,7 +12,7 @@ from service.audit.checks import audit
 from service.audit.lineage import fork, import_game
 from service.store.codec import PACK
 from service.store.streams import EventStore
-from service.write.games import DECIDERS, GameService, SeatSpec, ServiceError
+from service.write import GameService, SeatSpec, ServiceError
 
 
 async def play(service, game, commands, rnd):
@@ -77,7 +77,7 @@ async def test_forks_of_forks_work_and_audit_with_their_copied_prefix(service):
     await play(service, second, 10, random.Random(7))
     for game in (root, first, second):
         header, envelopes = await load_export(service.store, game)
-        report = audit(header, envelopes, DECIDERS["pantheon"])
+        report = audit(header, envelopes, PANTHEON)
         assert [c.ok for c in report.checks if c.name in ("hash_chain", "replay")] == [True, True]
         assert report.ok is False and report.first_failure is None  # seed still secret: checks skipped, none failed
     assert msgspec.json.decode((await service.meta(second))["lineage"])["parent"] == first
@@ -94,7 +94,7 @@ async def test_a_finished_game_audits_clean_and_any_changed_stored_byte_names_it
     game = (await service.create("pantheon", {}, [SeatSpec()] * 2)).game
     await play(service, game, 2000, random.Random(8))
     header, envelopes = await load_export(service.store, game)
-    assert header.seed and audit(header, envelopes, DECIDERS["pantheon"]).ok
+    assert header.seed and audit(header, envelopes, PANTHEON).ok
     rnd = random.Random(9)
     for _ in range(25):
         victim = rnd.randrange(len(envelopes))
@@ -107,7 +107,7 @@ async def test_a_finished_game_audits_clean_and_any_changed_stored_byte_names_it
             continue
         if tampered == envelopes[victim]:
             continue
-        report = audit(header, [*envelopes[:victim], tampered, *envelopes[victim + 1:]], DECIDERS["pantheon"])
+        report = audit(header, [*envelopes[:victim], tampered, *envelopes[victim + 1:]], PANTHEON)
         assert not report.ok and report.first_failure == victim + 1
 
 
@@ -131,7 +131,7 @@ async def test_an_exported_finished_game_imports_as_a_read_only_archive_that_aud
     try:
         assert await import_game(elsewhere, header, envelopes) == game
         copy_header, copy_envelopes = await load_export(elsewhere.store, game)
-        assert audit(copy_header, copy_envelopes, DECIDERS["pantheon"]).ok
+        assert audit(copy_header, copy_envelopes, PANTHEON).ok
         with pytest.raises(ServiceError) as refused:
             await elsewhere.submit(game, 0, {"type": "pass", "seat": 0})
         assert refused.value.code == "read_only"

@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 from domain.pantheon.random_play import random_command
 from service.cli.commands import main
 from service.store.streams import EventStore
-from service.write.games import GameService, SeatSpec
+from service.write import GameService, SeatSpec
 
 
 async def finished_game(redis_url, prefix):

@@ -8,7 +8,14 @@ import uuid
 import pytest
 import redis
 
-from ..api_helpers import api_client, bearer, new_game, play, referee_service, sse_events
+from ..api_helpers import (
+    api_client,
+    bearer,
+    new_game,
+    play,
+    referee_service,
+    sse_events,
+)
 
 
 async def _finished_game(redis_url: str, prefix: str) -> dict:

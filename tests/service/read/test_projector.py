@@ -6,11 +6,14 @@ import random
 import msgspec
 import pytest
 
+from domain.games import projections_for
 from domain.kernel import fold
 from domain.pantheon import PANTHEON
-from projections import PROJECTIONS, ScoreProjection, fold_game, projections_for
+from projections import fold_game
+from projections.pantheon import ScoreProjection
 from service.read.models import (
     GROUP,
+    PROJECTIONS,
     ReadModelMissing,
     event_decoder,
     read_envelopes,

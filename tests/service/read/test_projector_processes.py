@@ -14,7 +14,7 @@ import pytest
 
 from service.read.models import GROUP, rm_key
 from service.store.streams import EventStore
-from service.write.games import GameService
+from service.write import GameService
 
 from ..projector_helpers import (
     mark_current,

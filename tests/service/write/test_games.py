@@ -7,7 +7,7 @@ import msgspec
 import pytest
 
 from domain.pantheon.random_play import random_command
-from service.write.games import SeatSpec, ServiceError
+from service.write import SeatSpec, ServiceError
 
 
 async def new_game(service, players=2):

@@ -5,8 +5,9 @@ from collections import Counter
 
 import msgspec
 
+from domain.games import projections_for
 from domain.pantheon import PANTHEON
-from projections import GameFold, projections_for
+from projections import GameFold
 from tests.domain.pantheon.test_piles_and_views import scrambled
 
 from .games import random_games

@@ -3,17 +3,13 @@
 import msgspec
 import pytest
 
+from domain.games import projections_for
 from domain.pantheon import PANTHEON
 from domain.pantheon import events as ev
 from domain.pantheon.commands import Options
 from domain.pantheon.views import awaiting
-from projections import (
-    GameFold,
-    ScoreProjection,
-    SummaryProjection,
-    fold_game,
-    projections_for,
-)
+from projections import GameFold, SummaryProjection, fold_game
+from projections.pantheon import SUMMARY_RULES, ScoreProjection
 
 from .games import random_games
 
@@ -102,7 +98,7 @@ def test_the_score_view_attributes_gods_to_their_epoch_and_lists_scores_only_whe
 def test_the_summary_is_in_setup_until_the_first_action_is_awaited_and_finished_after_the_end():
     action = ev.AgendaSet(tasks=[ev.Task(kind="action", seat=1)])
     choose = ev.AgendaSet(tasks=[ev.Task(kind="choose_bonus", seat=0)])
-    fold = GameFold([SummaryProjection()])
+    fold = GameFold([SummaryProjection(kind="pantheon", rules=SUMMARY_RULES)])
     statuses = []
     for version, event in enumerate([game_created(3), choose, action, choose,
                                      ev.GameEnded(scores=[1, 2, 3], half_gods=[[], [], []], winners=[2])], start=1):

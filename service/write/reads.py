@@ -1,0 +1,39 @@
+"""Reading a game from its log: its state at any version (the cached fold for the latest), and
+its events as a viewer may see them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from domain.kernel import Decider, fold
+from service.store.codec import Envelope
+
+from .folds import decode_event
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+
+async def state_at(games: GameService, game: str, at: int | None = None) -> tuple[int, Any]:
+    """(version, state): the latest, or after event `at` (replay)."""
+    decider = await games.decider(game)
+    if at is None:
+        async with games.folds.lock(game):
+            version, state, _ = await games.folds.current(game, decider)
+        return version, state
+    envelopes = await games.store.read(game, 0, at)
+    return len(envelopes), fold(decider, [decode_event(decider, e) for e in envelopes])
+
+
+async def events(games: GameService, game: str, after: int, viewer: int | None) -> list[dict]:
+    """The events after version `after`, each redacted for `viewer` (None: a spectator)."""
+    decider = await games.decider(game)
+    return [public_envelope(decider, e, viewer) for e in await games.store.read(game, after)]
+
+
+def public_envelope(decider: Decider, e: Envelope, viewer: int | None) -> dict:
+    event = decider.redact(decode_event(decider, e), viewer)
+    return {"version": e.version, "type": e.type, "recorded_at": e.recorded_at,
+            "seat": e.seat, "command": e.command, "payload": msgspec.to_builtins(event), "hash": e.hash}

@@ -1,0 +1,53 @@
+"""Who plays a seat: a person who claimed it (with a token stored only as its hash), or the AI,
+from the game's creation or handed over later (and taken back)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+from .errors import ServiceError
+from .meta import SeatSpec, check_levels, seat_in, token_hash
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+
+async def claim(games: GameService, game: str, seat: int) -> str:
+    """A new seat token for an unclaimed human seat (shown once, stored hashed)."""
+    meta = await games.meta(game)
+    if seat_in(meta, seat).type != "human":
+        raise ServiceError(409, "seat_not_human", f"Seat {seat} is played by an AI.")
+    if "read_only" in meta:
+        raise ServiceError(409, "read_only", "This game was imported as an archive; its seats cannot be claimed.")
+    token = secrets.token_urlsafe(24)
+    if not await games.store.set_meta_if_absent(game, f"seat:{seat}", token_hash(token)):
+        raise ServiceError(409, "seat_taken", f"Seat {seat} has already been claimed.")
+    await games.store.set_meta(game, **{f"token:{token_hash(token)}": seat})
+    return token
+
+
+async def hand_to_ai(games: GameService, game: str, seat: int, level: str) -> None:
+    """The AI plays `seat` from now on; scheduled at once if the game awaits that seat."""
+    seat_in(await games.meta(game), seat)
+    check_levels(await games.kind(game), [SeatSpec(type="ai", level=level)])
+    await games.store.set_meta(game, **{f"ai:{seat}": level})
+    await _reschedule(games, game, seat)
+
+
+async def take_back(games: GameService, game: str, seat: int) -> None:
+    """A seat handed to the AI is a person's again; if the game awaits it, its idle clock
+    starts afresh (so an idle hand-over does not take it straight back)."""
+    if seat_in(await games.meta(game), seat).type == "ai":
+        raise ServiceError(409, "not_handed_over", f"Seat {seat} is an AI seat from the game's creation.")
+    if not await games.store.redis.hdel(games.store.keys(game).meta, f"ai:{seat}"):
+        raise ServiceError(409, "not_handed_over", f"Seat {seat} was not handed to the AI: a person plays it.")
+    await _reschedule(games, game, seat)
+
+
+async def _reschedule(games: GameService, game: str, seat: int) -> None:
+    """Tell the scheduler again if the game awaits `seat` (who plays it has just changed)."""
+    version, state = await games.state_at(game)
+    awaited = (await games.decider(game)).awaited(state)
+    if awaited is not None and awaited.seat == seat:
+        games.awaiting(game, version, seat)

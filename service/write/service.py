@@ -1,0 +1,98 @@
+"""`GameService`: what the write path works with (the event store, the folds cached in this
+process, the metadata that never changes, the scheduler hook) and its operations by name, each
+one a function of its own module (create, seats, submit, reads)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from domain.kernel import Decider
+from service.store.streams import EventStore
+
+from . import create as _create
+from . import reads as _reads
+from . import seats as _seats
+from . import submit as _submit
+from .errors import ServiceError
+from .folds import Folds
+from .meta import FIXED_FIELDS, game_of, token_hash
+
+
+class GameService:
+    """Games over an event store; folds are cached in memory per game and caught up on demand."""
+
+    def __init__(self, store: EventStore, cache_size: int = 256,
+                 on_awaiting: Callable[[str, int, int], Any] | None = None) -> None:
+        self.store, self.cache_size = store, cache_size
+        # called with (game, version, awaited seat) after each accepted command: where AI turns get scheduled
+        self.on_awaiting = on_awaiting
+        self.folds = Folds(store, cache_size)
+        self._fixed: OrderedDict[str, dict[str, bytes]] = OrderedDict()
+        self._tokens: OrderedDict[tuple[str, str], int] = OrderedDict()
+
+    create = _create.create
+    start = _create.start
+    claim = _seats.claim
+    hand_to_ai = _seats.hand_to_ai
+    take_back = _seats.take_back
+    submit = _submit.submit
+    record_rejected = _submit.record_rejected
+    rejected = _submit.rejected
+    state_at = _reads.state_at
+    events = _reads.events
+
+    def awaiting(self, game: str, version: int, seat: int) -> None:
+        """Tell the scheduler that the game awaits `seat` at `version`."""
+        if self.on_awaiting is not None:
+            self.on_awaiting(game, version, seat)
+
+    async def meta(self, game: str) -> dict[str, bytes]:
+        """All of the game's metadata, read now; 404 `unknown_game` for an unknown game."""
+        meta = await self.store.meta(game)
+        if not meta or "kind" not in meta:
+            raise ServiceError(404, "unknown_game", f"There is no game {game!r}.")
+        return meta
+
+    async def fixed(self, game: str) -> dict[str, bytes]:
+        """The game's metadata that never changes after creation (kind, seed, seats, admin, …),
+        read from Redis once per process."""
+        fixed = self._fixed.get(game)
+        if fixed is None:
+            fixed = {k: v for k, v in (await self.meta(game)).items() if k in FIXED_FIELDS}
+            self._fixed[game] = fixed
+            while len(self._fixed) > 8 * self.cache_size:
+                self._fixed.popitem(last=False)
+        return fixed
+
+    async def kind(self, game: str) -> str:
+        """The game's kind; a 404 ServiceError for an unknown game."""
+        return (await self.fixed(game))["kind"].decode()
+
+    async def decider(self, game: str) -> Decider:
+        return game_of(await self.kind(game)).decider
+
+    async def seat_of(self, game: str, token: str) -> int | None:
+        """The seat a token is for (None if it is not a seat token of this game)."""
+        await self.fixed(game)
+        key = (game, token_hash(token))
+        if key not in self._tokens:  # a claimed seat's token never changes: remember it
+            value = await self.store.redis.hget(self.store.keys(game).meta, f"token:{key[1]}")
+            if value is None:
+                return None
+            self._tokens[key] = int(value)
+            while len(self._tokens) > 8 * self.cache_size:
+                self._tokens.popitem(last=False)
+        return self._tokens[key]
+
+    async def is_admin(self, game: str, token: str) -> bool:
+        return (await self.fixed(game)).get("admin", b"").decode() == token_hash(token)
+
+    @property
+    def lobby_key(self) -> str:
+        return f"{self.store.prefix}:lobby"
+
+    async def lobby(self, limit: int) -> list[str]:
+        """The ids of the newest games, newest first."""
+        return [g.decode() for g in await self.store.redis.zrevrange(self.lobby_key, 0, limit - 1)]

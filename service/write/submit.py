@@ -1,0 +1,150 @@
+"""The one write path: decide a seat's command on the game's current state and append its events.
+HTTP handlers and AI workers both come here; so do refusals, recorded without changing the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from domain.kernel import Decider, DomainError
+from domain.rng import game_rng
+from service.store.codec import JSON, wrap_batch
+from service.store.streams import VersionConflict
+
+from .errors import ServiceError
+from .meta import game_of, now_ms
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+ATTEMPTS = 5  # appends lost to another process's append before the service gives up (409)
+
+
+@dataclass
+class Submitted:
+    version: int
+    first: int
+    duplicate: bool = False
+    awaiting: dict | None = None  # who the game waits for now (not known for a duplicate)
+
+
+def parse_command(decider: Decider, raw: Any) -> Any:
+    """The game's command from JSON-like data; 400 `malformed_command` otherwise."""
+    try:
+        return msgspec.convert(raw, decider.command_type)
+    except msgspec.ValidationError as error:
+        raise ServiceError(400, "malformed_command", f"The command is malformed: {error}.") from None
+
+
+def decide(decider: Decider, state: Any, command: Any, seed: bytes, game: str, version: int) -> list:
+    """The command's events at `version`, drawing from the game's seeded RNG for that version."""
+    return decider.decide(state, command, game_rng(seed, game, version))
+
+
+async def submit(games: GameService, game: str, seat: int, raw_command: Any, *, expected_version: int | None = None,
+                 idempotency_key: str | None = None, provenance: dict[str, str] | None = None) -> Submitted:
+    """Decide a seat's command against the current state and append its events."""
+    fixed = await games.fixed(game)
+    if "read_only" in fixed:
+        raise ServiceError(409, "read_only", "This game was imported as an archive; it takes no commands.")
+    decider, seed = game_of(fixed["kind"].decode()).decider, bytes.fromhex(fixed["seed"].decode())
+    command = parse_command(decider, raw_command)
+    if getattr(command, "seat", seat) != seat:
+        raise ServiceError(403, "wrong_seat", f"Your token is for seat {seat}; the command names seat {command.seat}.")
+    if idempotency_key and (prior := await _prior_outcome(games, game, idempotency_key)):
+        # A retry after success: the state has moved on, so deciding again would refuse it.
+        return _duplicate(prior)
+    attempt = _Attempt(games, game, decider, seed, command, seat, expected_version, idempotency_key, provenance)
+    for _ in range(ATTEMPTS):
+        async with games.folds.lock(game):
+            done = await attempt.run()
+        if done is not None:
+            if done.awaiting is not None:
+                games.awaiting(game, done.version, done.awaiting["seat"])
+            return done
+    raise ServiceError(409, "version_conflict", "The game is too busy; try again.")
+
+
+@dataclass
+class _Attempt:
+    """One command's decide-and-append, tried again when another process appended first."""
+
+    games: GameService
+    game: str
+    decider: Decider
+    seed: bytes
+    command: Any
+    seat: int
+    expected_version: int | None
+    idempotency_key: str | None
+    provenance: dict[str, str] | None
+
+    async def run(self) -> Submitted | None:
+        """One attempt, holding the game's lock; None when another process appended first.
+
+        It decides on the cached state without asking Redis for newer events: if another process
+        has appended meanwhile, the append's version check refuses it and the next attempt reads."""
+        version, state, last_hash = await self.games.folds.current(self.game, self.decider, refresh=False)
+        if self.expected_version is not None and self.expected_version != version:
+            raise ServiceError(409, "version_conflict", f"The game is at version {version}, not "
+                                                        f"{self.expected_version}.", current_version=version)
+        events = await self._decide(state, version)
+        envelopes = wrap_batch(self.game, version, last_hash, events, self.command, seat=self.seat,
+                               recorded_at=now_ms(), idempotency_key=self.idempotency_key, provenance=self.provenance)
+        for event in events:  # into the cached state at once; dropped below if the append fails
+            state = self.decider.evolve(state, event)
+        awaited = self.decider.awaited(state)
+        awaiting = None if awaited is None else {"seat": awaited.seat, "decision": awaited.decision}
+        outcome = JSON.encode({"version": version + len(events), "first": version + 1, "awaiting": awaiting})
+        try:
+            appended = await self.games.store.append(self.game, version, envelopes,
+                                                     idempotency_key=self.idempotency_key, outcome=outcome)
+        except VersionConflict as conflict:
+            self.games.folds.forget(self.game)
+            if self.expected_version is not None:
+                raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.",
+                                   current_version=conflict.current) from None
+            return None
+        if appended.duplicate:
+            self.games.folds.forget(self.game)
+            return _duplicate(appended.outcome)
+        self.games.folds.put(self.game, appended.version, state, envelopes[-1].hash)
+        if self.decider.is_terminal(state):
+            await self.games.store.set_meta(self.game, finished=1)  # the seed may now be revealed
+        return Submitted(version=appended.version, first=version + 1, awaiting=awaiting)
+
+    async def _decide(self, state: Any, version: int) -> list:
+        try:
+            return decide(self.decider, state, self.command, self.seed, self.game, version)
+        except DomainError as error:
+            await record_rejected(self.games, self.game, version, self.seat, self.command, error.code, error.message)
+            raise ServiceError(422, error.code, error.message) from None
+
+
+def _duplicate(outcome: bytes) -> Submitted:
+    prior = msgspec.json.decode(outcome)
+    return Submitted(version=prior["version"], first=prior["first"], duplicate=True, awaiting=prior.get("awaiting"))
+
+
+async def _prior_outcome(games: GameService, game: str, key: str) -> bytes | None:
+    return await games.store.redis.hget(games.store.keys(game).idempotency, key)
+
+
+async def record_rejected(games: GameService, game: str, version: int, seat: int | None, command: Any, code: str,
+                          message: str) -> None:
+    """Who tried what, when, and why it was refused: kept for audits, the game is unchanged."""
+    await games.store.redis.xadd(games.store.keys(game).rejected, {
+        "at": now_ms(), "version": version, "seat": "" if seat is None else seat, "code": code,
+        "message": message, "command": JSON.encode(command)})
+
+
+async def rejected(games: GameService, game: str) -> list[dict]:
+    """Every refused command of a game, oldest first."""
+    await games.fixed(game)
+    entries = await games.store.redis.xrange(games.store.keys(game).rejected)
+    return [{"at": int(f[b"at"]), "version": int(f[b"version"]),
+             "seat": int(f[b"seat"]) if f[b"seat"] else None, "code": f[b"code"].decode(),
+             "message": f[b"message"].decode(), "command": msgspec.json.decode(f[b"command"])}
+            for _, f in entries]
