@@ -1,6 +1,7 @@
 """The shell: everything that does I/O around the pure core (`domain/`, `projections/`).
 
-Its packages, top to bottom; a package imports only from the ones below it (pyproject.toml [tool.importlinter], tests/test_layout.py):
+Its packages, top to bottom; a package imports only from the ones below it (the contracts in
+pyproject.toml's [tool.importlinter], checked by tests/test_layout.py):
 
 - `cli`    the `pantheon` command line and the processes it runs (roles, supervision, simulate)
 - `http`   the Litestar app: one module per resource, auth, problems, OpenAPI
