@@ -20,3 +20,5 @@ class Settings:
     ai_workers: int = field(default_factory=lambda: max(1, int(os.environ.get(
         "PANTHEON_AI_WORKERS", min(2, os.cpu_count() or 1)))))
     max_body_bytes: int = 64 * 1024
+    # how long an accepted command's Idempotency-Key is remembered (a retry after that is decided afresh)
+    idempotency_ttl_s: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_IDEMPOTENCY_TTL_S", "86400")))

@@ -107,7 +107,7 @@ async def play_turn(service, game: str, version: int, seat: int) -> dict:
         provenance = provenance_of(bots, bot, knowledge, key) | ({"fallback": failed} if failed else {})
         try:  # decided at `version`: if the game moved on meanwhile, this turn is over
             done = await service.submit(game, seat, msgspec.to_builtins(command), expected_version=version,
-                                        idempotency_key=key, provenance=provenance)
+                                        idempotency_key=key, provenance=provenance, ai=True)
         except ServiceError as error:
             if error.code == "version_conflict":
                 return {"outcome": "stale"}

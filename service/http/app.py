@@ -12,7 +12,7 @@ from litestar.types import Message, Scope
 from redis.asyncio import Redis
 
 from service.ai.scheduler import Scheduler
-from service.store.streams import EventStore
+from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
 from service.write import GameService, ServiceError
 
 from .audit import AuditController
@@ -71,13 +71,14 @@ def _allow_header_fix(app: Litestar):
 
 
 def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
-               max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> Litestar:
+               max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S) -> Litestar:
     """The API app; it connects to Redis at startup and disconnects at shutdown."""
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         client = Redis.from_url(redis_url)
-        app.state.service = GameService(EventStore(client, prefix=prefix, partitions=partitions),
+        store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
+        app.state.service = GameService(store,
                                         on_awaiting=Scheduler(redis_url, prefix, partitions))
         try:
             yield

@@ -11,31 +11,35 @@ from redis.asyncio import Redis
 
 from .codec import PACK, UNPACK_ENVELOPE, Envelope
 
-# KEYS: events stream, meta hash, idempotency hash, feed stream.
-# ARGV: expected version, idempotency key ('' for none), outcome to remember, game id, last hash,
-#       m (a count of meta fields to set), m field/value pairs, then one packed envelope per event.
+# KEYS: events stream, meta hash, the idempotency key's own string key (unused without a key),
+#       feed stream.
+# ARGV: expected version, '1' with an idempotency key ('' without), outcome to remember, game id,
+#       last hash, seconds the key is remembered, m (a count of meta fields to set), m field/value
+#       pairs, then one packed envelope per event.
 _APPEND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
-local key = ARGV[2]
-if key ~= '' then
-  local prior = redis.call('HGET', KEYS[3], key)
+local keyed = ARGV[2] ~= ''
+if keyed then
+  local prior = redis.call('GET', KEYS[3])
   if prior then return {'duplicate', prior} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-local m = tonumber(ARGV[6])
+local m = tonumber(ARGV[7])
 for i = 1, m do
-  redis.call('HSET', KEYS[2], ARGV[5 + 2 * i], ARGV[6 + 2 * i])
+  redis.call('HSET', KEYS[2], ARGV[6 + 2 * i], ARGV[7 + 2 * i])
 end
-local first = 7 + 2 * m
+local first = 8 + 2 * m
 local n = #ARGV - first + 1
 for i = 1, n do
   redis.call('XADD', KEYS[1], tostring(version + i) .. '-1', 'e', ARGV[first + i - 1])
 end
 redis.call('HSET', KEYS[2], 'version', version + n, 'hash', ARGV[5])
-if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[3]) end
+if keyed then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[6]) end
 redis.call('XADD', KEYS[4], '*', 'game', ARGV[4], 'from', version + 1, 'to', version + n)
 return {'ok', tostring(version + n)}
 """
+# How long an accepted command's idempotency key is remembered by default (PANTHEON_IDEMPOTENCY_TTL_S).
+IDEMPOTENCY_TTL_S = 24 * 3600
 
 
 class VersionConflict(Exception):
@@ -59,18 +63,23 @@ class Appended:
 class GameKeys:
     events: str
     meta: str
-    idempotency: str
+    idempotency: str  # the prefix of the game's idempotency keys: one string key each, with a TTL
     feed: str
     rejected: str
+
+    def idempotency_key(self, key: str) -> str:
+        return f"{self.idempotency}:{key}"
 
 
 class EventStore:
     """Append and read events of games; `partitions` feed streams for the projectors."""
 
-    def __init__(self, redis: Redis, prefix: str = "pantheon", partitions: int = 16) -> None:
+    def __init__(self, redis: Redis, prefix: str = "pantheon", partitions: int = 16, *,
+                 idempotency_ttl_s: int = IDEMPOTENCY_TTL_S) -> None:
         self.redis = redis
         self.prefix = prefix
         self.partitions = partitions
+        self.idempotency_ttl_s = idempotency_ttl_s
         self._append = redis.register_script(_APPEND)
 
     def partition(self, game: str) -> int:
@@ -90,14 +99,17 @@ class EventStore:
     async def append(self, game: str, expected_version: int, envelopes: list[Envelope], *,
                      idempotency_key: str | None = None, outcome: bytes = b"",
                      meta: dict[str, str | int | bytes] | None = None) -> Appended:
-        """Append atomically, or raise VersionConflict; a known idempotency key appends nothing.
+        """Append atomically, or raise VersionConflict; a known idempotency key appends nothing and
+        gives the outcome remembered with it (for `idempotency_ttl_s`; only appends are remembered).
         `meta` fields are set on the game in the same atomic step (used when creating a game)."""
         k = self.keys(game)
         last_hash = envelopes[-1].hash if envelopes else ""
         pairs = [x for item in (meta or {}).items() for x in item]
-        args = [expected_version, idempotency_key or "", outcome, game, last_hash, len(meta or {}), *pairs]
+        args = [expected_version, "1" if idempotency_key else "", outcome, game, last_hash, self.idempotency_ttl_s,
+                len(meta or {}), *pairs]
         args += [PACK.encode(e) for e in envelopes]
-        status, value = await self._append(keys=[k.events, k.meta, k.idempotency, k.feed], args=args)
+        idem = k.idempotency_key(idempotency_key or "")
+        status, value = await self._append(keys=[k.events, k.meta, idem, k.feed], args=args)
         if status == b"conflict":
             raise VersionConflict(int(value))
         if status == b"duplicate":
@@ -127,7 +139,6 @@ class EventStore:
     async def set_meta_if_absent(self, game: str, field: str, value: str | bytes) -> bool:
         return bool(await self.redis.hsetnx(self.keys(game).meta, field, value))
 
-    async def delete(self, game: str) -> None:
-        k = self.keys(game)
-        await self.redis.delete(k.events, k.meta, k.idempotency, k.rejected)
-
+    async def prior_outcome(self, game: str, idempotency_key: str) -> bytes | None:
+        """The outcome remembered with an idempotency key of the game (None: not known, or expired)."""
+        return await self.redis.get(self.keys(game).idempotency_key(idempotency_key))

@@ -3,6 +3,7 @@ HTTP handlers and AI workers both come here; so do refusals, recorded without ch
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,8 +45,13 @@ def decide(decider: Decider, state: Any, command: Any, seed: bytes, game: str, v
 
 
 async def submit(games: GameService, game: str, seat: int, raw_command: Any, *, expected_version: int | None = None,
-                 idempotency_key: str | None = None, provenance: dict[str, str] | None = None) -> Submitted:
-    """Decide a seat's command against the current state and append its events."""
+                 idempotency_key: str | None = None, provenance: dict[str, str] | None = None,
+                 ai: bool = False) -> Submitted:
+    """Decide a seat's command against the current state and append its events.
+
+    An idempotency key belongs to the game and the seat (`ai`: to the AI's own namespace, which no
+    client can reach): a retry with the same command gets the first answer and appends nothing,
+    the same key with another command is refused (422 `idempotency_key_reused`)."""
     fixed = await games.fixed(game)
     if "read_only" in fixed:
         raise ServiceError(409, "read_only", "This game was imported as an archive; it takes no commands.")
@@ -53,10 +59,11 @@ async def submit(games: GameService, game: str, seat: int, raw_command: Any, *, 
     command = parse_command(decider, raw_command)
     if getattr(command, "seat", seat) != seat:
         raise ServiceError(403, "wrong_seat", f"Your token is for seat {seat}; the command names seat {command.seat}.")
-    if idempotency_key and (prior := await _prior_outcome(games, game, idempotency_key)):
+    key = Key.of(idempotency_key, "ai" if ai else f"seat{seat}", command)
+    if key and (prior := await games.store.prior_outcome(game, key.stored)):
         # A retry after success: the state has moved on, so deciding again would refuse it.
-        return _duplicate(prior)
-    attempt = _Attempt(games, game, decider, seed, command, seat, expected_version, idempotency_key, provenance)
+        return key.replay(prior)
+    attempt = _Attempt(games, game, decider, seed, command, seat, expected_version, key, provenance)
     for _ in range(ATTEMPTS):
         async with games.folds.lock(game):
             done = await attempt.run()
@@ -65,6 +72,35 @@ async def submit(games: GameService, game: str, seat: int, raw_command: Any, *, 
                 games.awaiting(game, done.version, done.awaiting["seat"])
             return done
     raise ServiceError(409, "version_conflict", "The game is too busy; try again.")
+
+
+@dataclass(frozen=True)
+class Key:
+    """An idempotency key as stored: in its seat's (or the AI's) namespace, with a hash of the
+    command it was sent with."""
+
+    sent: str  # as the client sent it (recorded in the envelopes)
+    stored: str  # "<namespace>|<sent>"
+    request: str  # sha256 of the command's canonical JSON
+
+    @classmethod
+    def of(cls, sent: str | None, namespace: str, command: Any) -> Key | None:
+        if not sent:
+            return None
+        return cls(sent, f"{namespace}|{sent}", hashlib.sha256(JSON.encode(command)).hexdigest())
+
+    def outcome(self, version: int, first: int, awaiting: dict | None) -> bytes:
+        """What is remembered with the key: the answer, and the request it answered."""
+        return JSON.encode({"version": version, "first": first, "awaiting": awaiting, "request": self.request})
+
+    def replay(self, outcome: bytes) -> Submitted:
+        """The first answer for a retry of the same command; 422 for another command."""
+        prior = msgspec.json.decode(outcome)
+        if prior.get("request") != self.request:
+            raise ServiceError(422, "idempotency_key_reused", "This Idempotency-Key was already used for another "
+                                                              "command of this seat; send a new key with a new command.")
+        return Submitted(version=prior["version"], first=prior["first"], duplicate=True,
+                         awaiting=prior.get("awaiting"))
 
 
 @dataclass
@@ -78,7 +114,7 @@ class _Attempt:
     command: Any
     seat: int
     expected_version: int | None
-    idempotency_key: str | None
+    key: Key | None
     provenance: dict[str, str] | None
 
     async def run(self) -> Submitted | None:
@@ -92,24 +128,25 @@ class _Attempt:
                                                         f"{self.expected_version}.", current_version=version)
         events = await self._decide(state, version)
         envelopes = wrap_batch(self.game, version, last_hash, events, self.command, seat=self.seat,
-                               recorded_at=now_ms(), idempotency_key=self.idempotency_key, provenance=self.provenance)
+                               recorded_at=now_ms(), idempotency_key=self.key and self.key.sent,
+                               provenance=self.provenance)
         for event in events:  # into the cached state at once; dropped below if the append fails
             state = self.decider.evolve(state, event)
         awaited = self.decider.awaited(state)
         awaiting = None if awaited is None else {"seat": awaited.seat, "decision": awaited.decision}
-        outcome = JSON.encode({"version": version + len(events), "first": version + 1, "awaiting": awaiting})
+        outcome = self.key.outcome(version + len(events), version + 1, awaiting) if self.key else b""
         try:
             appended = await self.games.store.append(self.game, version, envelopes,
-                                                     idempotency_key=self.idempotency_key, outcome=outcome)
+                                                     idempotency_key=self.key and self.key.stored, outcome=outcome)
         except VersionConflict as conflict:
             self.games.folds.forget(self.game)
             if self.expected_version is not None:
                 raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.",
                                    current_version=conflict.current) from None
             return None
-        if appended.duplicate:
+        if appended.duplicate:  # the same key was appended meanwhile, by another process
             self.games.folds.forget(self.game)
-            return _duplicate(appended.outcome)
+            return self.key.replay(appended.outcome)
         self.games.folds.put(self.game, appended.version, state, envelopes[-1].hash)
         if self.decider.is_terminal(state):
             await self.games.store.set_meta(self.game, finished=1)  # the seed may now be revealed
@@ -121,15 +158,6 @@ class _Attempt:
         except DomainError as error:
             await record_rejected(self.games, self.game, version, self.seat, self.command, error.code, error.message)
             raise ServiceError(422, error.code, error.message) from None
-
-
-def _duplicate(outcome: bytes) -> Submitted:
-    prior = msgspec.json.decode(outcome)
-    return Submitted(version=prior["version"], first=prior["first"], duplicate=True, awaiting=prior.get("awaiting"))
-
-
-async def _prior_outcome(games: GameService, game: str, key: str) -> bytes | None:
-    return await games.store.redis.hget(games.store.keys(game).idempotency, key)
 
 
 async def record_rejected(games: GameService, game: str, version: int, seat: int | None, command: Any, code: str,

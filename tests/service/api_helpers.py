@@ -16,6 +16,7 @@ from service.store.streams import EventStore
 from service.write import GameService
 
 PARTITIONS = 4
+PROBLEM = "application/problem+json"
 
 
 @asynccontextmanager
@@ -113,3 +114,17 @@ def sse_events(text: str) -> list[tuple[int, dict]]:
         if "data" in fields:
             out.append((int(fields["id"]), msgspec.json.decode(fields["data"])))
     return out
+
+
+def assert_problem(response, status: int, code: str) -> dict:
+    """The response is an RFC 9457 problem with this status and stable code; its body."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    body = response.json()
+    assert body["code"] == code and body["status"] == status
+    assert body["type"].endswith("/" + code) and body["title"] and body["detail"]
+    return body
+
+
+async def version_of(client, game: str) -> int:
+    return (await client.get(f"/games/{game}")).json()["version"]

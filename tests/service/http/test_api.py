@@ -12,15 +12,15 @@ from service.http.app import create_app
 from ..api_helpers import (
     PARTITIONS,
     api_client,
+    assert_problem,
     bearer,
     new_game,
     next_command,
     play,
     referee_service,
     serve,
+    version_of,
 )
-
-PROBLEM = "application/problem+json"
 
 
 @pytest.fixture
@@ -33,19 +33,6 @@ async def client(redis_url, prefix):
 async def referee(redis_url, prefix):
     async with referee_service(redis_url, prefix) as service:
         yield service
-
-
-def assert_problem(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith(PROBLEM)
-    body = response.json()
-    assert body["code"] == code and body["status"] == status
-    assert body["type"].endswith("/" + code) and body["title"] and body["detail"]
-    return body
-
-
-async def version_of(client, game: str) -> int:
-    return (await client.get(f"/games/{game}")).json()["version"]
 
 
 async def test_a_two_player_game_played_over_http_ends_with_an_outcome_and_reveals_its_seed(client, referee):

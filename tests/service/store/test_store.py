@@ -89,10 +89,20 @@ async def test_a_crash_between_deciding_and_appending_leaves_the_store_consisten
         await store.append("crash", 2, envelopes("crash", 2, 1))
 
 
+async def test_an_idempotency_key_is_remembered_for_its_ttl_only(store):
+    short = EventStore(store.redis, prefix=store.prefix, partitions=store.partitions, idempotency_ttl_s=30)
+    await short.append("ttl", 0, envelopes("ttl", 0, 1), idempotency_key="k", outcome=b"first")
+    assert 0 < await store.redis.ttl(store.keys("ttl").idempotency_key("k")) <= 30
+    assert await short.prior_outcome("ttl", "k") == b"first" and await short.prior_outcome("ttl", "other") is None
+    await store.redis.delete(store.keys("ttl").idempotency_key("k"))  # as when it expires
+    assert (await short.append("ttl", 1, envelopes("ttl", 1, 1), idempotency_key="k", outcome=b"again")).version == 2
+
+
 async def test_every_key_of_a_game_and_its_feed_share_one_cluster_hash_slot(store):
     for game in ("a", "b", "c0ffee", "zz-top"):
         k = store.keys(game)
-        slots = {key_slot(key.encode()) for key in (k.events, k.meta, k.idempotency, k.feed, k.rejected)}
+        idempotency = k.idempotency_key("seat0|{any} key a client sends")
+        slots = {key_slot(key.encode()) for key in (k.events, k.meta, idempotency, k.feed, k.rejected)}
         assert len(slots) == 1
 
 
