@@ -14,7 +14,7 @@ from service.audit.export import decider_for, export_lines
 from service.audit.lineage import fork
 from service.write import GameService
 
-from .auth import GameIdParam, bearer, provide_service, require
+from .auth import GameIdParam, caller_seat, provide_service, require
 from .games import _seat_spec
 from .models import (
     AuditCheck,
@@ -57,13 +57,14 @@ class AuditController(Controller):
          security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
     async def list_rejected(self, game_id: GameIdParam, request: Request,
                             service: NamedDependency[GameService]) -> list[Rejected]:
-        """Who tried what, when, and why it was refused. A refused command may show what a hand holds,
-        so until the game ends only the admin token may read them."""
+        """Who tried what, when, and why it was refused. A refused command and its sentence may tell
+        what a hand holds, so until the game ends a seat sees its own in full and everyone else's
+        (as does the admin, and a spectator) only as seat, time and code."""
+        viewer = await caller_seat(service, game_id, request, required=False)
         finished = "finished" in await service.meta(game_id)
-        token = bearer(request)
-        require(finished or (token is not None and await service.is_admin(game_id, token)), 403, "not_yet_public",
-                "Refused commands are public once the game has ended; before that, send the admin token.")
-        return msgspec.convert(await service.rejected(game_id), list[Rejected])
+        return [Rejected(**entry) if finished or (viewer is not None and entry["seat"] == viewer)
+                else Rejected(at=entry["at"], seat=entry["seat"], code=entry["code"])
+                for entry in await service.rejected(game_id)]
 
     @get("/export", operation_id="export_game", status_code=200, summary="Export a finished game",
          media_type="application/x-ndjson", responses=problems(400, 404, 409))

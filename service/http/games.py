@@ -45,11 +45,20 @@ async def lobby_entry(service: GameService, game: str) -> GameSummary:
     version, summary = await read_model(service.store.redis, service.store, game, "summary")
     status = "finished" if summary["status"] == "finished" else "open" if open_seats else "playing"
     return GameSummary(game=game, kind=meta["kind"].decode(), players=len(specs), status=status, version=version,
-                       open_seats=open_seats, created_at=int(meta.get("created_at", b"0")), lineage=_lineage(meta))
+                       open_seats=open_seats, created_at=int(meta.get("created_at", b"0")),
+                       lineage=await _lineage(service, meta))
 
 
-def _lineage(meta: dict[str, bytes]) -> Lineage | None:
-    return msgspec.json.decode(meta["lineage"], type=Lineage) if "lineage" in meta else None
+async def _lineage(service: GameService, meta: dict[str, bytes]) -> Lineage | None:
+    """A fork's lineage; the parent's hash at the fork point only once the parent has ended (or
+    when the parent is not on this server: an imported fork, whose export was public)."""
+    if "lineage" not in meta:
+        return None
+    lineage = msgspec.json.decode(meta["lineage"], type=Lineage)
+    parent = await service.store.meta(lineage.parent)
+    if parent and "finished" not in parent:
+        return msgspec.structs.replace(lineage, prefix_hash=None)
+    return lineage
 
 
 async def game_detail(service: GameService, game: str) -> GameDetail:
@@ -66,7 +75,7 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
     return GameDetail(
         game=game, kind=meta["kind"].decode(), players=len(seats), version=version, open_seats=open_seats,
         status="finished" if finished else "open" if open_seats else "playing",
-        created_at=int(meta.get("created_at", b"0")), seats=seats, lineage=_lineage(meta),
+        created_at=int(meta.get("created_at", b"0")), seats=seats, lineage=await _lineage(service, meta),
         options=msgspec.to_builtins(getattr(state, "options", None)) or {},
         awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
         finished=finished, outcome=decider.outcome(state) if finished else None,

@@ -91,11 +91,12 @@ class SeatInfo(Struct, frozen=True, kw_only=True):
 
 class Lineage(Struct, frozen=True, kw_only=True):
     """Where a forked game came from: its parent, the version it was forked at, and the hash of
-    the parent's event at that version (the copied prefix)."""
+    the parent's event at that version (the copied prefix), shown once the parent has ended (a
+    hash covers hidden draws, which a few guesses could recover from it)."""
 
     parent: str
     at: int
-    prefix_hash: str
+    prefix_hash: str | None
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):
@@ -193,14 +194,16 @@ class AuditReport(Struct, frozen=True, kw_only=True):
 
 
 class Rejected(Struct, frozen=True, kw_only=True):
-    """A refused command: when (ms), at which version, by which seat, what, and why."""
+    """A refused command: when (ms), by which seat, the stable code; and, for the seat's own
+    commands or once the game has ended, at which version, what and why (a refused command and
+    its sentence can tell what a hand holds)."""
 
     at: int
-    version: int
     seat: int | None
     code: str
-    message: str
-    command: dict[str, Any]
+    version: int | None = None
+    message: str | None = None
+    command: dict[str, Any] | None = None
 
 
 class HandToAi(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -13,7 +13,9 @@ async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refuse
         refused = await client.post(f"/games/{game}/commands", json={"type": "pass", "seat": other},
                                     headers=bearer(tokens[other]))
         assert refused.status_code == 422
-        assert (await client.get(f"/games/{game}/rejected")).status_code == 403  # not before the end
+        spectator = (await client.get(f"/games/{game}/rejected")).json()  # before the end: no command, no message
+        assert [(r["seat"], r["code"], r["command"], r["message"]) for r in spectator] == \
+            [(other, "not_your_turn", None, None)]
         assert (await client.get(f"/games/{game}/export")).status_code == 409
         running = (await client.get(f"/games/{game}/audit")).json()
         assert running["first_failure"] is None and {c["name"]: c["ok"] for c in running["checks"]}["hash_chain"]
@@ -27,7 +29,8 @@ async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refuse
         assert exported.status_code == 200 and exported.headers["content-type"].startswith("application/x-ndjson")
         (tmp_path / "game.jsonl").write_bytes(exported.content)
         assert audit_file(str(tmp_path / "game.jsonl")).ok
-        assert (await client.get(f"/games/{game}/rejected")).status_code == 200
+        [public] = (await client.get(f"/games/{game}/rejected")).json()
+        assert public["command"] == {"type": "pass", "seat": other} and public["message"]
 
 
 async def test_a_fork_over_http_starts_at_its_version_and_the_lobby_shows_its_lineage(redis_url, prefix):

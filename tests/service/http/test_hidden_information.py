@@ -1,0 +1,74 @@
+"""Hidden information never leaves before its time: refused commands, a fork's lineage."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..api_helpers import api_client, bearer, new_game, play, referee_service
+
+
+@pytest.fixture
+async def client(redis_url, prefix):
+    async with api_client(redis_url, prefix) as client:
+        yield client
+
+
+@pytest.fixture
+async def referee(redis_url, prefix):
+    async with referee_service(redis_url, prefix) as service:
+        yield service
+
+
+async def _refuse(client, game, tokens, seat, command) -> None:
+    answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]))
+    assert answer.status_code == 422, answer.text
+
+
+async def test_before_the_end_a_seat_reads_its_own_refusals_in_full_and_of_others_only_seat_time_and_code(
+        client, referee):
+    game, admin, tokens = await new_game(client)
+    awaited = (await client.get(f"/games/{game}")).json()["awaiting"]["seat"]
+    other = 1 - awaited
+    await _refuse(client, game, tokens, other, {"type": "pass", "seat": other})  # not its turn
+    await _refuse(client, game, tokens, awaited, {"type": "buy", "seat": awaited, "money": {"gold": 9}})
+    url = f"/games/{game}/rejected"
+
+    mine = (await client.get(url, headers=bearer(tokens[other]))).json()
+    spectator = await client.get(url)
+    with_admin = (await client.get(url, headers=bearer(admin))).json()
+
+    assert spectator.status_code == 200
+    own = [r for r in mine if r["seat"] == other]
+    assert len(own) == 1 and own[0]["command"] == {"type": "pass", "seat": other} and own[0]["message"]
+    assert own[0]["version"] is not None
+    for entries, hidden_seats in ((mine, {awaited}), (spectator.json(), {0, 1}), (with_admin, {0, 1})):
+        for entry in entries:
+            if entry["seat"] in hidden_seats:
+                assert (entry["command"], entry["message"], entry["version"]) == (None, None, None), entry
+                assert entry["code"] and entry["at"]
+    assert {r["seat"] for r in with_admin} == {0, 1}
+    assert (await client.get(url, headers=bearer("forged"))).status_code == 403
+
+    await play(client, referee, game, tokens, seed=21)
+    after = (await client.get(url)).json()
+    assert len(after) == 2 and all(r["command"] is not None and r["message"] for r in after)
+
+
+async def test_a_forks_lineage_shows_the_parents_hash_only_once_the_parent_has_ended(client, referee):
+    game, admin, tokens = await new_game(client)
+    await play(client, referee, game, tokens, seed=22, max_commands=10)
+    at = (await client.get(f"/games/{game}")).json()["version"]
+    forked = await client.post(f"/games/{game}/fork", headers=bearer(tokens[0]),
+                               json={"at": at, "seats": [{"type": "human"}, {"type": "human"}]})
+    assert forked.status_code == 201, forked.text
+    child = forked.json()["game"]
+
+    running = (await client.get(f"/games/{child}")).json()["lineage"]
+    in_lobby = [g["lineage"] for g in (await client.get("/games")).json() if g["game"] == child]
+
+    assert running["parent"] == game and running["at"] == at and running["prefix_hash"] is None
+    assert all(lineage is None or lineage["prefix_hash"] is None for lineage in in_lobby)
+    await play(client, referee, game, tokens, seed=22)
+    ended = (await client.get(f"/games/{child}")).json()["lineage"]
+    events = (await client.get(f"/games/{game}/events", params={"after": at - 1})).json()
+    assert ended["prefix_hash"] == events[0]["hash"] and events[0]["version"] == at
