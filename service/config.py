@@ -21,4 +21,7 @@ class Settings:
         "PANTHEON_AI_WORKERS", min(2, os.cpu_count() or 1)))))
     max_body_bytes: int = 64 * 1024
     # how long an accepted command's Idempotency-Key is remembered (a retry after that is decided afresh)
+    # browser origins allowed to call the API from elsewhere, comma-separated (none by default)
+    cors_origins: tuple[str, ...] = field(default_factory=lambda: tuple(
+        o.strip() for o in os.environ.get("PANTHEON_CORS_ORIGINS", "").split(",") if o.strip()))
     idempotency_ttl_s: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_IDEMPOTENCY_TTL_S", "86400")))

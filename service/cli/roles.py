@@ -25,7 +25,7 @@ def run_api(settings: Settings, redis_url: str | None = None) -> None:
     from service.http.app import create_app
 
     app = create_app(redis_url or _require_redis(settings), prefix=settings.prefix, partitions=settings.partitions,
-                     idempotency_ttl_s=settings.idempotency_ttl_s)
+                     idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from litestar import Controller, Litestar, get
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.types import Message, Scope
@@ -23,6 +24,7 @@ from .models import Health
 from .openapi import StrictStructSchemaPlugin, finish, openapi_config
 from .play import PlayController
 from .problems import EXCEPTION_HANDLERS, problems
+from .strict import HeadAsGet, StrictRequests
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
@@ -58,8 +60,8 @@ def _allow_header_fix(app: Litestar):
 
     Litestar 2.25 builds the automatic OPTIONS handler of a path when its first handler is
     registered, so for /games (GET and POST) it answered `Allow: OPTIONS, POST`."""
-    allowed = {route.path_format: ", ".join(sorted(route.methods)).encode() for route in app.routes
-               if hasattr(route, "route_handler_map")}
+    allowed = {route.path_format: ", ".join(sorted(route.methods | ({"HEAD"} if "GET" in route.methods else set())))
+               .encode() for route in app.routes if hasattr(route, "route_handler_map")}
 
     async def fix(message: Message, scope: Scope) -> None:
         if message["type"] == "http.response.start" and scope.get("method") == "OPTIONS":
@@ -70,9 +72,20 @@ def _allow_header_fix(app: Litestar):
     return fix
 
 
+def _cors(origins: Sequence[str]) -> CORSConfig | None:
+    """Cross-origin calls only from the origins named (a browser client elsewhere, on purpose)."""
+    if not origins:
+        return None
+    return CORSConfig(allow_origins=list(origins), allow_methods=["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
+                      allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+                      expose_headers=["Retry-After", "Location"], max_age=600)
+
+
 def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
-               max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S) -> Litestar:
-    """The API app; it connects to Redis at startup and disconnects at shutdown."""
+               max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
+               cors_origins: Sequence[str] = ()) -> Litestar:
+    """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
+    the browser origins allowed to call it from another origin (none by default)."""
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
@@ -85,17 +98,20 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
         finally:
             await client.aclose()
 
-    metrics = Metrics()
-    app = Litestar(
+    metrics, strict = Metrics(), StrictRequests()
+    app = HeadAsGet(
         route_handlers=[GamesController, PlayController, AuditController, OperationsController],
         lifespan=[redis_client],
         state=State({"metrics": metrics}),
         exception_handlers=EXCEPTION_HANDLERS,
+        before_request=strict,
         before_send=[metrics.before_send],
         request_max_body_size=max_body_bytes,
         openapi_config=openapi_config(),
         plugins=[StrictStructSchemaPlugin()],
+        cors_config=_cors(cors_origins),
     )
     app.before_send.append(_allow_header_fix(app))
     finish(app.openapi_schema)
+    strict.learn(app)
     return app

@@ -35,7 +35,7 @@ class AuditController(Controller):
     dependencies = {"service": Provide(provide_service, sync_to_thread=False)}
 
     @post("/fork", operation_id="fork_game", status_code=201, summary="Fork a game at a version",
-          responses=problems(400, 404, 422))
+          responses=problems(400, 401, 403, 404, 413, 415, 422))
     async def fork_game(self, game_id: GameIdParam, data: JSONBody[ForkRequest],
                         service: NamedDependency[GameService]) -> GameCreatedResponse:
         """A new game whose first `at` events are this game's, with a new secret seed (so a fork of a
@@ -43,7 +43,8 @@ class AuditController(Controller):
         created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats])
         return GameCreatedResponse.of(created)
 
-    @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game", responses=problems(400, 404))
+    @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game",
+         responses=problems(400, 401, 403, 404))
     async def audit_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> AuditReport:
         """Seed against commitment (once revealed), hash chain, every command decided again, every AI
         command's view hash against its seat's knowledge, final scores."""
@@ -54,7 +55,7 @@ class AuditController(Controller):
                            checks=[msgspec.convert(c.__dict__, AuditCheck) for c in report.checks], story=report.story)
 
     @get("/rejected", operation_id="list_rejected", status_code=200, summary="Refused commands",
-         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+         security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404))
     async def list_rejected(self, game_id: GameIdParam, request: Request,
                             service: NamedDependency[GameService]) -> list[Rejected]:
         """Who tried what, when, and why it was refused. A refused command and its sentence may tell
@@ -67,7 +68,7 @@ class AuditController(Controller):
                 for entry in await service.rejected(game_id)]
 
     @get("/export", operation_id="export_game", status_code=200, summary="Export a finished game",
-         media_type="application/x-ndjson", responses=problems(400, 404, 409))
+         media_type="application/x-ndjson", responses=problems(400, 401, 403, 404, 409))
     async def export_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> Response[bytes]:
         """The game as JSON Lines (a header with the revealed seed, then every event with its command), for
         `pantheon audit FILE` and `pantheon import FILE`. Only once the game has ended."""

@@ -91,7 +91,7 @@ class GamesController(Controller):
     dependencies = {"service": Provide(provide_service, sync_to_thread=False)}
 
     @post("/", operation_id="create_game", status_code=201, summary="Create a game",
-          responses=problems(400, 413, 422))
+          responses=problems(400, 413, 415, 422))
     async def create_game(self, data: JSONBody[CreateGameRequest], service: NamedDependency[GameService]) -> GameCreatedResponse:
         """A new game with these seats; the admin token in the answer is shown only this once."""
         options = msgspec.to_builtins(data.options)
@@ -114,13 +114,13 @@ class GamesController(Controller):
         return summaries
 
     @get("/{game_id:str}", operation_id="get_game", status_code=200, summary="Read a game's status",
-         responses=problems(400, 404))
+         responses=problems(400, 401, 403, 404))
     async def get_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> GameDetail:
         """Status, version, the awaited seat and decision, seats, options; outcome and seed once finished."""
         return await game_detail(service, game_id)
 
     @post("/{game_id:str}/seats/{seat:int}/ai", operation_id="hand_seat_to_ai", status_code=200,
-          summary="Hand a seat to the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404))
+          summary="Hand a seat to the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 413, 415))
     async def hand_seat_to_ai(self, game_id: GameIdParam, seat: SeatParam, data: JSONBody[HandToAi],
                               request: Request, service: NamedDependency[GameService]) -> SeatHanded:
         """From now on the AI plays this seat (the game's admin token); if the game awaits it, at once."""
@@ -146,7 +146,7 @@ class GamesController(Controller):
         return next(s for s in (await game_detail(service, game_id)).seats if s.seat == seat)
 
     @post("/{game_id:str}/seats/{seat:int}/claim", operation_id="claim_seat", status_code=201,
-          summary="Claim a seat", responses=problems(400, 404, 409))
+          summary="Claim a seat", responses=problems(400, 401, 403, 404, 409))
     async def claim_seat(self, game_id: GameIdParam, seat: SeatParam, service: NamedDependency[GameService]) -> SeatClaimed:
         """The seat's token, shown only this once (it is stored hashed). 409 when taken or played by an AI."""
         return SeatClaimed(seat=seat, token=await service.claim(game_id, seat))

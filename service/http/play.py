@@ -90,7 +90,7 @@ class PlayController(Controller):
                     "metrics": Provide(provide_metrics, sync_to_thread=False)}
 
     @post("/commands", operation_id="submit_command", status_code=201, summary="Submit a command",
-          security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409, 413, 422),
+          security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409, 413, 415, 422),
           description=f"One command of the tagged union (`type`: {_COMMANDS}) for the caller's seat. "
                       "`create_game` is refused here (422 `not_a_seat_command`): create games with POST /games.")
     async def submit_command(
@@ -118,7 +118,7 @@ class PlayController(Controller):
         return LegalOptions(version=version, seat=seat, options=decider.legal_options(state, seat))
 
     @get("/view", operation_id="get_view", status_code=200, summary="The public view, or the caller's seat view",
-         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+         security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404))
     async def get_view(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
         at: AtParam = None, min_version: MinVersionParam = 0,
@@ -131,7 +131,7 @@ class PlayController(Controller):
         return View(version=version, seat=seat, view=view)
 
     @get("/score", operation_id="get_score", status_code=200, summary="Scores: totals, breakdown by source, timeline",
-         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+         security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404))
     async def get_score(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
         at: AtParam = None, min_version: MinVersionParam = 0,
@@ -143,7 +143,7 @@ class PlayController(Controller):
         return View(version=version, seat=None, view=view)
 
     @get("/events", operation_id="list_events", status_code=200, summary="Events after a version",
-         security=OPTIONAL_TOKEN, responses=problems(400, 403, 404))
+         security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404))
     async def list_events(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
         after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description="Only events with a greater version.")] = 0,
@@ -154,7 +154,7 @@ class PlayController(Controller):
         return msgspec.convert(events, list[EventOut])
 
     @get("/stream", operation_id="stream_events", status_code=200, summary="Server-Sent Events of new events",
-         security=OPTIONAL_TOKEN, responses={**problems(400, 403, 404), 200: ResponseSpec(
+         security=OPTIONAL_TOKEN, responses={**problems(400, 401, 403, 404), 200: ResponseSpec(
              data_container=StreamMessage, media_type="text/event-stream", generate_examples=False,
              description="`id:` is the event's version; `data:` an event as in list_events. Ends when the game is finished.")})
     async def stream_events(

@@ -97,13 +97,16 @@ EXCEPTION_HANDLERS = {
 }
 
 _DESCRIPTIONS = {
-    400: "Malformed request (`malformed_request`, `malformed_command`).",
-    401: "No token (`missing_token`).",
-    403: "The token is unknown here or is for another seat (`wrong_token`, `wrong_seat`).",
+    400: "Malformed request: not JSON, not UTF-8, a value of the wrong type, an unknown query parameter "
+         "(`malformed_request`, `malformed_command`, `unknown_query_parameter`).",
+    401: "No token where one is needed, or a malformed Authorization header (`missing_token`).",
+    403: "The token is not one of this game's, or not one that may do this (`wrong_token`, `wrong_seat`).",
     404: "No such game, seat or version (`unknown_game`, `unknown_seat`, `unknown_version`, `not_found`).",
     409: "Conflict: the game moved on (`version_conflict`, with `current_version`), or the seat is taken.",
     413: "The request body is too large (`request_body_too_large`).",
-    422: "The rules refuse the command: the domain's code and sentence (e.g. `not_your_turn`).",
+    415: "The request body is not JSON (`unsupported_media_type`): send Content-Type: application/json.",
+    422: "The rules refuse the command: the domain's code and sentence (e.g. `not_your_turn`); or an "
+         "Idempotency-Key already used for another command (`idempotency_key_reused`).",
     503: "Not ready: the event store does not answer (`not_ready`).",
 }
 

@@ -185,7 +185,7 @@ async def test_a_method_an_address_does_not_take_is_a_405_problem_with_allow(cli
 async def test_options_lists_every_method_an_address_takes(client):
     answer = await client.options("/games")
 
-    assert answer.status_code == 204 and answer.headers["allow"] == "GET, OPTIONS, POST"
+    assert answer.status_code == 204 and answer.headers["allow"] == "GET, HEAD, OPTIONS, POST"
 
 
 async def test_an_unexpected_failure_is_a_500_problem_that_reveals_no_internals(redis_url, prefix):

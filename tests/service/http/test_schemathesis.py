@@ -20,8 +20,8 @@ from ..api_helpers import PARTITIONS
 STREAM_TIMEOUT = 0.3  # seconds: an open game's event stream never ends by itself
 # 30 examples per operation and phase: well over a thousand requests in all. Every check is on;
 # a schema-valid command may still break the rules, so submit_command may also answer 422 (and a
-# fork inside a command's events, an export of a running game, or a refused-commands list before
-# the end without the admin token are refused with their documented statuses).
+# fork inside a command's events, or an export of a running game, are refused with their
+# documented statuses).
 CONFIG = SchemathesisConfig.from_str("""
 [generation]
 max-examples = 30
@@ -38,10 +38,6 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "422"]
 [[operations]]
 include-operation-id = "export_game"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409"]
-
-[[operations]]
-include-operation-id = "list_rejected"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "403", "404"]
 """)
 
 # The schema as an app serves it (building the document needs no Redis); the requests go to an

@@ -1,0 +1,52 @@
+"""A real API process (`pantheon api`, uvicorn on a socket) on the test's Redis and key prefix, for
+tests that attack the running server over HTTP."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def live_api(redis_url: str, prefix: str, **env: str) -> Iterator[str]:
+    """Start `pantheon api` with these extra settings; its base URL until the block ends."""
+    port = free_port()
+    environment = dict(os.environ, REDIS_URL=redis_url, PANTHEON_PORT=str(port), PANTHEON_PREFIX=prefix,
+                       PANTHEON_FEED_PARTITIONS="4", **env)
+    process = subprocess.Popen([sys.executable, "-m", "service.cli", "api"], cwd=ROOT, env=environment,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/health/ready", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, "the API did not start"
+            time.sleep(0.05)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
