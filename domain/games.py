@@ -31,6 +31,7 @@ class Game:
     kind: str
     decider: Decider  # rules, views, redaction, outcome and (as `decider.bots`) its AI players
     engine: str  # the engine version recorded with every game of this kind
+    command_type: Any  # the commands seats send (the decider's command_type also has the platform's)
     options_type: type  # the game options (a msgspec Struct with `players`)
     players: tuple[int, ...]  # the numbers of players the game allows
     projections: tuple[Any, ...]  # its read models (projections.Projection)
@@ -56,7 +57,8 @@ def _pantheon_options(players: int, rnd: random.Random) -> Any:
 
 
 _GAMES: tuple[Game, ...] = (
-    Game(kind="pantheon", decider=pantheon.PANTHEON, engine="pantheon-engine/1", options_type=pantheon.Options,
+    Game(kind="pantheon", decider=pantheon.PANTHEON, engine="pantheon-engine/1", command_type=pantheon.Command,
+         options_type=pantheon.Options,
          players=(2, 3, 4), projections=PANTHEON_PROJECTIONS, random_options=_pantheon_options,
          random_command=pantheon_random_command, invariants=pantheon_invariants,
          render_board=lambda edition: render_svg(load_board(edition)), editions=PANTHEON_EDITIONS),

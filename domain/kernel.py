@@ -69,6 +69,9 @@ class Decider:
     evolve_all: Callable[[Any, Iterable[Any]], Any] | None = None
     # the game's AI players (None: the game has no AI seats)
     bots: Bots | None = None
+    # the command that starts a fork of a running game from what a viewer (a seat, or None for a
+    # spectator) knows of its state, everything else dealt afresh (None: no forks of running games)
+    fork_command: Callable[[Any, int | None], Any] | None = None
 
 
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:

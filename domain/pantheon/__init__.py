@@ -7,12 +7,12 @@ from domain.kernel import Awaiting, Decider
 
 from .bots import PANTHEON_BOTS
 from .commands import Command, Options
-from .decide import apply, decide
+from .decide import apply
 from .events import Event
-from .evolve import evolve, evolve_all
 from .options import legal_options
+from .redeal import AnyCommand, AnyEvent, decide, evolve, evolve_all, redact, redeal_command
 from .state import State
-from .views import public_view, redact, seat_view
+from .views import public_view, seat_view
 
 
 def initial_state() -> State | None:
@@ -41,8 +41,8 @@ def outcome(state: State) -> dict | None:
 PANTHEON = Decider(
     kind="pantheon", initial_state=initial_state, decide=decide, evolve=evolve, awaited=awaited,
     legal_options=legal_options, public_view=public_view, seat_view=seat_view, redact=redact,
-    is_terminal=is_terminal, outcome=outcome, command_type=Command, event_type=Event,
-    apply=apply, evolve_all=evolve_all, bots=PANTHEON_BOTS,
+    is_terminal=is_terminal, outcome=outcome, command_type=AnyCommand, event_type=AnyEvent,
+    apply=apply, evolve_all=evolve_all, bots=PANTHEON_BOTS, fork_command=redeal_command,
 )
 
 __all__ = ["PANTHEON", "Command", "Event", "Options", "State"]

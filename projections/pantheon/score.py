@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import msgspec
 
 from domain.pantheon import events as ev
+from domain.pantheon.redeal import Redealt
 
 
 class SeatScore(msgspec.Struct, kw_only=True):
@@ -17,6 +18,7 @@ class SeatScore(msgspec.Struct, kw_only=True):
     gods_by_source: dict[str, int] = msgspec.field(default_factory=dict)
     phase_end: int = 0
     scorings: list[dict] = msgspec.field(default_factory=list)
+    carried_over: int = 0  # a fork of a running game starts with its parent's scores, without their history
 
 
 class ScoreModel(msgspec.Struct, kw_only=True):
@@ -64,8 +66,14 @@ def _ended(m: ScoreModel, e: ev.GameEnded) -> None:
     m.winners, m.finished = list(e.winners), True
 
 
+def _redealt(m: ScoreModel, e: Redealt) -> None:
+    m.epoch = e.state.epoch
+    m.seats = [SeatScore(total=seat.score, carried_over=seat.score, gods_by_epoch=[0] * e.state.epoch)
+               for seat in e.state.seats]
+
+
 _HANDLERS = {ev.GameCreated: _created, ev.NationRevealed: _nation, ev.GodGained: _god,
-             ev.TurnPhaseEnded: _phase_end, ev.Scored: _scored, ev.GameEnded: _ended}
+             ev.TurnPhaseEnded: _phase_end, ev.Scored: _scored, ev.GameEnded: _ended, Redealt: _redealt}
 
 
 def _seat_view(i: int, s: SeatScore) -> dict:
@@ -74,13 +82,14 @@ def _seat_view(i: int, s: SeatScore) -> dict:
         "gods_by_source": dict(sorted(s.gods_by_source.items())), "phase_end": s.phase_end,
         "half_gods": sum(r["half_gods"] for r in s.scorings), "columns": sum(r["columns"] for r in s.scorings),
         "pietalte": sum(r["pietalte"] for r in s.scorings), "scorings": [dict(r) for r in s.scorings],
+        "carried_over": s.carried_over,
     }
 
 
 @dataclass(frozen=True)
 class ScoreProjection:
     name: str = "score"
-    version: int = 1
+    version: int = 2  # 2: carried_over (forks of running games)
 
     def initial(self) -> ScoreModel:
         return ScoreModel()

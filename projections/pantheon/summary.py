@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.pantheon import events as ev
+from domain.pantheon.redeal import Redealt
 
 from ..summary import SummaryModel, SummaryRules
 
@@ -42,6 +43,17 @@ def _ended(m: SummaryModel, e: ev.GameEnded) -> None:
     m.status, m.winners, m.awaiting = "finished", list(e.winners), None
 
 
+def _redealt(m: SummaryModel, e: Redealt) -> None:
+    state = e.state
+    m.options = msgspec.to_builtins(state.options)
+    m.scores = [seat.score for seat in state.seats]
+    m.details["epoch"], m.details["nation"] = state.epoch, state.nation or None
+    first = state.agenda[0] if state.agenda and not state.finished else None
+    m.awaiting = None if first is None else {"seat": first.seat, "decision": first.kind}
+    # in setup while the bonus tiles are drafted (a fork cannot tell the rest of setup from play)
+    m.status = "finished" if state.finished else "setup" if first and first.kind == "choose_bonus" else "playing"
+
+
 SUMMARY_RULES = SummaryRules(details=_details, handlers={
     ev.GameCreated: _created, ev.NationRevealed: _nation, ev.GodGained: _points, ev.TurnPhaseEnded: _points,
-    ev.Scored: _scored, ev.AgendaSet: _agenda, ev.GameEnded: _ended})
+    ev.Scored: _scored, ev.AgendaSet: _agenda, ev.GameEnded: _ended, Redealt: _redealt})

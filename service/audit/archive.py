@@ -22,14 +22,15 @@ def _store(settings: Settings) -> EventStore:
 
 
 async def load_export(store: EventStore, game: str) -> tuple[Header, list[Envelope]]:
-    """A stored game as an export: the seed only once the game has ended."""
+    """A stored game as an export: the seed only once its secrets are revealed (it has ended, and
+    so has any game it was dealt from)."""
     meta = await store.meta(game)
     if "kind" not in meta:
         raise LookupError(f"There is no game {game!r}.")
     envelopes = await store.read(game)
     text = {k: v.decode() for k, v in meta.items() if k in ("kind", "engine", "commitment", "seed", "finished")}
     header = Header(game=game, kind=text["kind"], engine=text.get("engine", ""), commitment=text["commitment"],
-                    seed=text["seed"] if text.get("finished") == "1" else None,
+                    seed=text["seed"] if await store.revealed(game) else None,
                     seats=msgspec.json.decode(meta.get("seats", b"[]")),
                     lineage=msgspec.json.decode(meta["lineage"]) if "lineage" in meta else None,
                     events=len(envelopes))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from domain.kernel import Bots, Decider, DomainError
+from domain.kernel import Bots, Decider
 from domain.rng import game_rng
 from service.store.codec import GENESIS_HASH, Envelope, chain_hash
 
@@ -104,7 +104,10 @@ def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Dec
                          report: Report, ai: _AiCheck) -> None:
     events_of = msgspec.msgpack.Decoder(decider.event_type)
     commands_of = msgspec.msgpack.Decoder(decider.command_type)
-    prefix = (header.lineage or {}).get("at", 0)
+    # a fork copied from an ended game: its first `at` commands were decided with the parent's seed;
+    # a fork dealt from a running game starts afresh at version 1 (its deal is decided with its own)
+    lineage = header.lineage or {}
+    prefix = 0 if lineage.get("redealt") else lineage.get("at", 0)
     state, redecided, redecide_failure = decider.initial_state(), 0, None
     for batch in _batches(envelopes):
         first = batch[0].version
@@ -151,7 +154,7 @@ def _redecide(decider, state, command, seed, game, version, recorded) -> int | N
     of the first event that differs."""
     try:
         again = decider.decide(state, command, game_rng(seed, game, version))
-    except DomainError:
+    except Exception:  # refused, or a state no real game reaches (a forged log) breaks the rules code
         return version + 1
     for offset, (a, b) in enumerate(zip(again, recorded), start=1):
         if a != b:

@@ -1,8 +1,10 @@
 """Forks and imports: new games that start from events recorded elsewhere.
 
-A fork copies a game's first N events into a new game that records where they came from and gets
-a seed of its own, so it reveals nothing of the parent's hidden future. An import recreates an
-exported game, after the audit has passed, as a read-only archive."""
+A fork of an ended game copies its first N events into a new game that records where they came
+from and gets a seed of its own. A fork of a running game is dealt afresh from what its forker
+knows at N (the game's `fork_command`, decided with the fork's seed, so the audit checks the
+deal), so it shows nothing the forker has not seen. An import recreates an exported game, after
+the audit has passed, as a read-only archive."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ import secrets
 
 import msgspec
 
-from service.store.codec import JSON, Envelope, seal
+from service.store.codec import JSON, Envelope, seal, wrap_batch
 from service.write import Created, GameService, SeatSpec, ServiceError, check_levels
 from service.write.meta import first_facts, game_of, new_game_id, new_meta
+from service.write.seats import new_seat_tokens
+from service.write.submit import decide
 
 from .checks import audit
 from .export import Header
@@ -30,13 +34,35 @@ def _rechain(game: str, envelopes: list[Envelope], facts: dict[str, str]) -> lis
     return out
 
 
-async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec]) -> Created:
-    """A new game whose first `at` events are the parent's, with a new seed and its own seats."""
+async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec], *,
+               seat: int | None = None, admin: bool = False) -> Created:
+    """A new game that starts where the parent was at version `at`, with a new seed and its own seats.
+
+    A parent whose secrets are revealed (it has ended) is copied exactly, for anyone. Any other
+    parent may be forked only by one of its seats (`seat`) or its admin, and the fork is dealt
+    afresh from what that caller knows: it is unlisted, all its seats are the caller's, and it
+    stays sealed until the parent has ended."""
     meta = await service.meta(parent)
+    kind = meta["kind"].decode()
     players = len(msgspec.json.decode(meta["seats"]))
     if len(seats) != players:
         raise ServiceError(422, "wrong_seat_count", f"The game has {players} seats; give {players}.")
-    check_levels(meta["kind"].decode(), seats)
+    check_levels(kind, seats)
+    prefix = await _prefix(service, parent, at)
+    lineage = {"parent": parent, "at": at, "prefix_hash": prefix[-1].hash}
+    sealed_by = msgspec.json.decode(meta.get("sealed_by", b"[]"))
+    if await service.store.revealed(parent):
+        child_meta, admin_token, child, _ = _new_child(kind, seats, lineage, sealed_by)
+        facts = first_facts(child_meta, forked_from=parent, at=str(at), prefix_hash=lineage["prefix_hash"])
+        return await service.start(child, _rechain(child, prefix, facts), child_meta, admin_token)
+    if seat is None and not admin:
+        raise ServiceError(401, "missing_token", "A running game may be forked only by one of its seats or its "
+                                                 "admin: send that token as Authorization: Bearer <token>.")
+    return await _redealt_fork(service, parent, kind, at, seats, lineage, [parent, *sealed_by], seat)
+
+
+async def _prefix(service: GameService, parent: str, at: int) -> list[Envelope]:
+    """The parent's envelopes 1..at; `at` must be where one command's events end."""
     version, _ = await service.store.head(parent)
     if not 1 <= at <= version:
         raise ServiceError(422, "unknown_version", f"Fork at a version from 1 to {version}.")
@@ -44,12 +70,34 @@ async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec]
     if len(copied) > at and copied[at].cause is None:
         raise ServiceError(422, "fork_inside_command", f"Version {at} is in the middle of one command's events; "
                                                        "fork where a command's events end.")
-    prefix = copied[:at]
-    lineage = {"parent": parent, "at": at, "prefix_hash": prefix[-1].hash}
+    return copied[:at]
+
+
+def _new_child(kind: str, seats: list[SeatSpec], lineage: dict, sealed_by: list[str]) -> tuple[dict, str, str, bytes]:
+    """A child game's metadata, admin token, id and secret seed."""
     child, seed = new_game_id(), secrets.token_bytes(32)
-    child_meta, admin = new_meta(meta["kind"].decode(), seed, seats, lineage=JSON.encode(lineage))
-    facts = first_facts(child_meta, forked_from=parent, at=str(at), prefix_hash=lineage["prefix_hash"])
-    return await service.start(child, _rechain(child, prefix, facts), child_meta, admin)
+    extra = {"sealed_by": JSON.encode(sealed_by)} if sealed_by else {}
+    child_meta, admin_token = new_meta(kind, seed, seats, lineage=JSON.encode(lineage), **extra)
+    return child_meta, admin_token, child, seed
+
+
+async def _redealt_fork(service: GameService, parent: str, kind: str, at: int, seats: list[SeatSpec], lineage: dict,
+                        sealed_by: list[str], viewer: int | None) -> Created:
+    """A fork of a running game, dealt afresh from what `viewer` (None: the admin, who sees what a
+    spectator sees) knows at `at`: the game's `fork_command` decided with the fork's own seed."""
+    decider = game_of(kind).decider
+    if decider.fork_command is None:
+        raise ServiceError(422, "fork_not_supported", f"A running {kind} game cannot be forked; fork it once it has ended.")
+    _, state = await service.state_at(parent, at)
+    lineage = {**lineage, "redealt": True}
+    child_meta, admin_token, child, seed = _new_child(kind, seats, lineage, sealed_by)
+    command = decider.fork_command(state, viewer)
+    events = decide(decider, None, command, seed, child, 0)
+    facts = first_facts(child_meta, forked_from=parent, at=str(at), redealt="1")
+    envelopes = wrap_batch(child, 0, "", events, command, seat=None, recorded_at=child_meta["created_at"],
+                           facts=facts)
+    tokens = new_seat_tokens([i for i, spec in enumerate(seats) if spec.type == "human"])
+    return await service.start(child, envelopes, child_meta, admin_token, tokens=tokens, listed=False)
 
 
 async def import_game(service: GameService, header: Header, envelopes: list[Envelope]) -> str:

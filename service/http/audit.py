@@ -14,7 +14,7 @@ from service.audit.export import decider_for, export_lines
 from service.audit.lineage import fork
 from service.write import GameService
 
-from .auth import GameIdParam, caller_seat, provide_service, require
+from .auth import GameIdParam, bearer, caller_seat, provide_service, require
 from .games import _seat_spec
 from .models import (
     AuditCheck,
@@ -35,12 +35,18 @@ class AuditController(Controller):
     dependencies = {"service": Provide(provide_service, sync_to_thread=False)}
 
     @post("/fork", operation_id="fork_game", status_code=201, summary="Fork a game at a version",
-          responses=problems(400, 401, 403, 404, 413, 415, 422))
-    async def fork_game(self, game_id: GameIdParam, data: JSONBody[ForkRequest],
+          security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404, 413, 415, 422))
+    async def fork_game(self, game_id: GameIdParam, data: JSONBody[ForkRequest], request: Request,
                         service: NamedDependency[GameService]) -> GameCreatedResponse:
-        """A new game whose first `at` events are this game's, with a new secret seed (so a fork of a
-        running game learns nothing of its hidden future) and its own seats."""
-        created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats])
+        """A new game from this game at version `at`, with a new secret seed and its own seats. An
+        ended game is copied exactly, for anyone. A running game may be forked only with one of its
+        seat tokens or its admin token: the fork is dealt afresh from what that caller has seen (their
+        own cards as they are, everything else re-dealt), is not listed in the lobby, gives the caller
+        every seat's token (`seats`), and keeps its seed and export sealed until this game has ended."""
+        token = bearer(request)
+        seat = await service.seat_of(game_id, token) if token else None
+        admin = token is not None and await service.is_admin(game_id, token)
+        created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats], seat=seat, admin=admin)
         return GameCreatedResponse.of(created)
 
     @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game",
@@ -62,8 +68,8 @@ class AuditController(Controller):
         what a hand holds, so until the game ends a seat sees its own in full and everyone else's
         (as does the admin, and a spectator) only as seat, time and code."""
         viewer = await caller_seat(service, game_id, request, required=False)
-        finished = "finished" in await service.meta(game_id)
-        return [Rejected(**entry) if finished or (viewer is not None and entry["seat"] == viewer)
+        revealed = await service.store.revealed(game_id)
+        return [Rejected(**entry) if revealed or (viewer is not None and entry["seat"] == viewer)
                 else Rejected(at=entry["at"], seat=entry["seat"], code=entry["code"])
                 for entry in await service.rejected(game_id)]
 
@@ -74,6 +80,7 @@ class AuditController(Controller):
         `pantheon audit FILE` and `pantheon import FILE`. Only once the game has ended."""
         await service.kind(game_id)  # 404 for an unknown game
         header, envelopes = await load_export(service.store, game_id)
-        require(header.seed is not None, 409, "game_in_progress", "A game can be exported once it has ended.")
+        require(header.seed is not None, 409, "game_in_progress",
+                "A game can be exported once it has ended (a fork of a running game: once that game has ended too).")
         body = b"".join(line + b"\n" for line in export_lines(header, envelopes, decider_for(header.kind)))
         return Response(body, media_type="application/x-ndjson")

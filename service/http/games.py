@@ -79,7 +79,8 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
         options=msgspec.to_builtins(getattr(state, "options", None)) or {},
         awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
         finished=finished, outcome=decider.outcome(state) if finished else None,
-        commitment=meta["commitment"].decode(), seed=meta["seed"].decode() if finished else None,
+        commitment=meta["commitment"].decode(),
+        seed=meta["seed"].decode() if finished and await service.store.revealed(game) else None,
     )
 
 
@@ -116,7 +117,8 @@ class GamesController(Controller):
     @get("/{game_id:str}", operation_id="get_game", status_code=200, summary="Read a game's status",
          responses=problems(400, 401, 403, 404))
     async def get_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> GameDetail:
-        """Status, version, the awaited seat and decision, seats, options; outcome and seed once finished."""
+        """Status, version, the awaited seat and decision, seats, options; outcome once finished; the seed
+        once finished (for a fork of a running game: once that game has ended too)."""
         return await game_detail(service, game_id)
 
     @post("/{game_id:str}/seats/{seat:int}/ai", operation_id="hand_seat_to_ai", status_code=200,

@@ -44,26 +44,29 @@ class CreateGameRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields
     idle_seconds: Annotated[int, Meta(ge=10, le=30 * 24 * 3600)] | None = None
 
 
-class GameCreatedResponse(Struct, frozen=True, kw_only=True):
-    """The new game; `admin_token` is shown only this once."""
-
-    game: str
-    admin_token: str
-    version: int
-    commitment: str  # sha256 of the secret seed, revealed when the game ends
-
-    @classmethod
-    def of(cls, created) -> GameCreatedResponse:
-        """The answer for a game the service has just created (or forked)."""
-        return cls(game=created.game, admin_token=created.admin_token, version=created.version,
-                   commitment=created.commitment)
-
-
 class SeatClaimed(Struct, frozen=True, kw_only=True):
     """A seat token, shown only this once: send it as `Authorization: Bearer <token>`."""
 
     seat: int
     token: str
+
+
+class GameCreatedResponse(Struct, frozen=True, kw_only=True):
+    """The new game; `admin_token` and the tokens of the seats claimed at creation (`seats`) are
+    shown only this once."""
+
+    game: str
+    admin_token: str
+    version: int
+    commitment: str  # sha256 of the secret seed, revealed when the game ends
+    seats: list[SeatClaimed] = []
+
+    @classmethod
+    def of(cls, created) -> GameCreatedResponse:
+        """The answer for a game the service has just created (or forked)."""
+        return cls(game=created.game, admin_token=created.admin_token, version=created.version,
+                   commitment=created.commitment,
+                   seats=[SeatClaimed(seat=s, token=t) for s, t in sorted(created.tokens.items())])
 
 
 class Awaiting(Struct, frozen=True, kw_only=True):
@@ -92,11 +95,14 @@ class SeatInfo(Struct, frozen=True, kw_only=True):
 class Lineage(Struct, frozen=True, kw_only=True):
     """Where a forked game came from: its parent, the version it was forked at, and the hash of
     the parent's event at that version (the copied prefix), shown once the parent has ended (a
-    hash covers hidden draws, which a few guesses could recover from it)."""
+    hash covers hidden draws, which a few guesses could recover from it). `redealt`: forked from
+    a running game, so dealt afresh from what its forker knew (it starts at version 1 with that
+    state instead of a copy of the parent's events)."""
 
     parent: str
     at: int
     prefix_hash: str | None
+    redealt: bool = False
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):

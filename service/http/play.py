@@ -47,19 +47,14 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(
     description="Resubmitting a key returns the first outcome and appends nothing (1-128 visible ASCII).")]
 # Litestar drops a falsy bound (ge=0) from the schema of an optional parameter; say it again.
 MIN_0 = {"minimum": 0}
-Command = games.default().decider.command_type  # the command union of the game (one game: Pantheon's)
+Command = games.default().command_type  # the default game's seat commands (per game: the client-contract issue)
 _COMMANDS = ", ".join(f"`{t}`" for t in tagged(Command))
 
 
-def _redacted(events: list[dict], finished: bool) -> list[dict]:
-    """Hide the hash chain until the game ends: a hash covers the unredacted event, so with it anyone
-    could recover a hidden card draw by trying the few possibilities."""
-    return events if finished else [{**e, "hash": None} for e in events]
-
-
-async def _finished(service: GameService, game: str) -> bool:
-    decider = await decider_of(service, game)
-    return decider.is_terminal((await service.state_at(game))[1])
+def _redacted(events: list[dict], revealed: bool) -> list[dict]:
+    """Hide the hash chain until the game's secrets are revealed: a hash covers the unredacted event,
+    so with it anyone could recover a hidden card draw by trying the few possibilities."""
+    return events if revealed else [{**e, "hash": None} for e in events]
 
 
 async def _feed(service: GameService, game: str, viewer: int | None, after: int) -> AsyncIterator[ServerSentEventMessage]:
@@ -70,7 +65,7 @@ async def _feed(service: GameService, game: str, viewer: int | None, after: int)
         events = await service.events(game, after, viewer)
         version, state = await service.state_at(game)
         finished = decider.is_terminal(state)
-        for event in _redacted(events, finished):
+        for event in _redacted(events, finished and await service.store.revealed(game)):
             after = event["version"]
             yield ServerSentEventMessage(data=JSON.encode(event).decode(), id=after)
         if finished and after >= version:
@@ -150,7 +145,7 @@ class PlayController(Controller):
     ) -> list[EventOut]:
         """The events after version `after`, redacted for the caller (no token: a spectator)."""
         viewer = await caller_seat(service, game_id, request, required=False)
-        events = _redacted(await service.events(game_id, after, viewer), await _finished(service, game_id))
+        events = _redacted(await service.events(game_id, after, viewer), await service.store.revealed(game_id))
         return msgspec.convert(events, list[EventOut])
 
     @get("/stream", operation_id="stream_events", status_code=200, summary="Server-Sent Events of new events",

@@ -4,6 +4,7 @@ partitioned feed. All keys of a game share one Redis Cluster hash tag (its feed 
 
 from __future__ import annotations
 
+import json
 import zlib
 from dataclasses import dataclass
 
@@ -138,6 +139,18 @@ class EventStore:
 
     async def set_meta_if_absent(self, game: str, field: str, value: str | bytes) -> bool:
         return bool(await self.redis.hsetnx(self.keys(game).meta, field, value))
+
+    async def revealed(self, game: str) -> bool:
+        """Whether the game's secrets (seed, hashes, export, refused commands) may be shown: once it
+        has ended, and, for a fork dealt from a running game, once every game it was dealt from
+        (`sealed_by`, a JSON list) has ended too."""
+        finished, sealed_by = await self.redis.hmget(self.keys(game).meta, "finished", "sealed_by")
+        if finished is None:
+            return False
+        for parent in json.loads(sealed_by) if sealed_by else ():
+            if not await self.redis.hexists(self.keys(parent).meta, "finished"):
+                return False
+        return True
 
     async def prior_outcome(self, game: str, idempotency_key: str) -> bytes | None:
         """The outcome remembered with an idempotency key of the game (None: not known, or expired)."""

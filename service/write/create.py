@@ -4,12 +4,13 @@ metadata in one step, and list the game in the lobby."""
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from service.store.codec import Envelope, wrap_batch
 
 from .meta import SeatSpec, check_levels, first_facts, game_of, new_game_id, new_meta
+from .seats import seat_token_fields
 from .submit import decide
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ class Created:
     admin_token: str
     version: int
     commitment: str = ""
+    tokens: dict[int, str] = field(default_factory=dict)  # seat -> token, for seats claimed at creation
 
 
 async def create(games: GameService, kind: str, options: dict, seats: list[SeatSpec], *,
@@ -38,14 +40,18 @@ async def create(games: GameService, kind: str, options: dict, seats: list[SeatS
     return await start(games, game, envelopes, meta, admin)
 
 
-async def start(games: GameService, game: str, envelopes: list[Envelope], meta: dict, admin: str) -> Created:
-    """Store a new game's first events and metadata atomically, then list it in the lobby."""
+async def start(games: GameService, game: str, envelopes: list[Envelope], meta: dict, admin: str, *,
+                tokens: dict[int, str] | None = None, listed: bool = True) -> Created:
+    """Store a new game's first events and metadata (with the hashes of `tokens`, seats claimed at
+    creation) atomically, then list it in the lobby unless `listed` is false."""
+    meta = {**meta, **seat_token_fields(tokens or {})}
     appended = await games.store.append(game, 0, envelopes, meta=meta)
-    # The lobby index is not in the game's hash slot, so it is written after the append.
-    await games.store.redis.zadd(games.lobby_key, {game: meta["created_at"]})
+    if listed:  # the lobby index is not in the game's hash slot, so it is written after the append
+        await games.store.redis.zadd(games.lobby_key, {game: meta["created_at"]})
     if games.on_awaiting is not None:
         _, state = await games.state_at(game)
         awaited = game_of(meta["kind"]).decider.awaited(state)
         if awaited is not None:
             games.awaiting(game, appended.version, awaited.seat)
-    return Created(game=game, admin_token=admin, version=appended.version, commitment=meta["commitment"])
+    return Created(game=game, admin_token=admin, version=appended.version, commitment=meta["commitment"],
+                   tokens=dict(tokens or {}))

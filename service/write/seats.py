@@ -13,6 +13,20 @@ if TYPE_CHECKING:
     from .service import GameService
 
 
+def new_seat_tokens(seats: list[int]) -> dict[int, str]:
+    """A fresh token for each of these seats (for seats claimed as a game is created)."""
+    return {seat: secrets.token_urlsafe(24) for seat in seats}
+
+
+def seat_token_fields(tokens: dict[int, str]) -> dict[str, str | int]:
+    """The metadata fields that record claimed seats: each seat's token hash, and the seat of each hash."""
+    fields: dict[str, str | int] = {}
+    for seat, token in tokens.items():
+        fields[f"seat:{seat}"] = token_hash(token)
+        fields[f"token:{token_hash(token)}"] = seat
+    return fields
+
+
 async def claim(games: GameService, game: str, seat: int) -> str:
     """A new seat token for an unclaimed human seat (shown once, stored hashed)."""
     meta = await games.meta(game)

@@ -16,7 +16,7 @@ class Knowledge(msgspec.Struct, kw_only=True):
     and half gods, the draw pile and the half-god stacks emptied; the gods stack sorted, since it
     is drawn from at random); the counts below say how many of each secret there are."""
 
-    seat: int
+    seat: int | None  # None: a spectator's knowledge (every hand unseen)
     state: State
     hand_sizes: list[int]  # per seat
     unseen_cards: list[int]  # the draw pile and the other hands together, per vocabulary.CARDS
@@ -29,7 +29,7 @@ class Knowledge(msgspec.Struct, kw_only=True):
 _ENCODER = msgspec.msgpack.Encoder()
 
 
-def seat_knowledge(state: State, seat: int) -> Knowledge:
+def seat_knowledge(state: State, seat: int | None) -> Knowledge:
     """Only what `seat` may see of `state` (two states differing in secrets alone give equal ones)."""
     s = clone(state)
     unseen = list(s.draw_pile)

@@ -87,7 +87,7 @@ def test_the_score_view_attributes_gods_to_their_epoch_and_lists_scores_only_whe
     assert view["seats"][0] == {
         "seat": 0, "total": 15, "gods": 3, "gods_by_epoch": [1, 2], "gods_by_source": {"board": 1, "loot": 2},
         "phase_end": 0, "half_gods": 4, "columns": 6, "pietalte": 2,
-        "scorings": [{"epoch": 3, "half_gods": 4, "columns": 6, "pietalte": 2, "total": 12}],
+        "scorings": [{"epoch": 3, "half_gods": 4, "columns": 6, "pietalte": 2, "total": 12}], "carried_over": 0,
     }
     assert view["seats"][1]["total"] == 3 and view["seats"][1]["gods_by_epoch"] == [0, 0]
     assert view["timeline"] == [{"version": 1, "scores": [0, 0]}, {"version": 3, "scores": [1, 0]},

@@ -6,11 +6,12 @@ import msgspec
 import pytest
 
 from domain.pantheon import PANTHEON
+from domain.pantheon.bots.knowledge import seat_knowledge
 from domain.pantheon.random_play import random_command
 from service.audit.archive import load_export
 from service.audit.checks import audit
 from service.audit.lineage import fork, import_game
-from service.store.codec import PACK
+from service.store.codec import PACK, seal
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec, ServiceError
 
@@ -28,9 +29,10 @@ async def play(service, game, commands, rnd):
     return ends
 
 
-async def test_a_fork_shows_exactly_the_parents_views_at_its_version_and_records_its_lineage(service):
+async def test_a_fork_of_an_ended_game_shows_exactly_the_parents_views_at_its_version_and_records_its_lineage(
+        service):
     parent = (await service.create("pantheon", {}, [SeatSpec()] * 3)).game
-    ends = await play(service, parent, 40, random.Random(1))
+    ends = await play(service, parent, 3000, random.Random(1))
     at = ends[25]
     child = await fork(service, parent, at, [SeatSpec(), SeatSpec(type="ai", level="random"), SeatSpec()])
     (pv, parent_state), (cv, child_state) = await service.state_at(parent, at), await service.state_at(child.game)
@@ -40,47 +42,83 @@ async def test_a_fork_shows_exactly_the_parents_views_at_its_version_and_records
     lineage = msgspec.json.decode((await service.meta(child.game))["lineage"])
     assert lineage == {"parent": parent, "at": at, "prefix_hash": (await service.store.read(parent, at - 1, at))[0].hash}
     assert child.commitment != (await service.meta(parent))["commitment"].decode()
+    assert child.tokens == {} and await service.lobby(10) and child.game in await service.lobby(10)
 
 
-async def test_two_forks_given_the_same_commands_draw_other_outcomes_than_the_parent(service):
-    parent = (await service.create("pantheon", {}, [SeatSpec()] * 2)).game
-    rnd = random.Random(2)
-    await play(service, parent, 30, rnd)
-    while (await service.state_at(parent))[1].agenda[0].kind != "action":
-        await play(service, parent, 1, rnd)
-    at = (await service.state_at(parent))[0]
-    forks = [(await fork(service, parent, at, [SeatSpec()] * 2)).game for _ in range(2)]
-    drawn = {}
-    for game in [parent, *forks]:
-        drawn[game], draws = [], 0
-        while draws < 6:  # the very same commands in all three games: draw from the pile
-            _, state = await service.state_at(game)
-            seat, kind = state.agenda[0].seat, state.agenda[0].kind
-            assert kind in ("action", "draw", "extra_action")
-            # a seat holding Traitera is offered an extra action after its draw: it declines
-            command = {"type": "pass", "seat": seat} if kind == "extra_action" else \
-                {"type": "draw_card", "seat": seat, "slot": None}
-            draws += command["type"] == "draw_card"
-            done = await service.submit(game, seat, command)
-            events = [msgspec.msgpack.decode(e.payload) for e in await service.store.read(game, done.first - 1)]
-            drawn[game] += [e["cards"] for e in events if e["type"] == "cards_drawn"]
-    assert all(len(cards) == 6 for cards in drawn.values())  # each draw_card drew, and nothing else did
-    assert drawn[forks[0]] != drawn[parent] and drawn[forks[1]] != drawn[parent] and drawn[forks[0]] != drawn[forks[1]]
+async def test_a_running_game_is_forked_only_by_a_seat_or_its_admin_and_dealt_afresh_from_their_knowledge(service):
+    parent = (await service.create("pantheon", {}, [SeatSpec()] * 3)).game
+    at = (await play(service, parent, 60, random.Random(3)))[-1]
+    with pytest.raises(ServiceError) as refused:
+        await fork(service, parent, at, [SeatSpec()] * 3)
+    assert (refused.value.status, refused.value.code) == (401, "missing_token")
+
+    child = await fork(service, parent, at, [SeatSpec(), SeatSpec(), SeatSpec(type="ai", level="random")], seat=1)
+
+    _, real = await service.state_at(parent, at)
+    version, dealt = await service.state_at(child.game)
+    assert version == 1 and sorted(child.tokens) == [0, 1]  # every human seat's token goes to the forker
+    assert PANTHEON.public_view(dealt) == PANTHEON.public_view(real)
+    assert PANTHEON.seat_view(dealt, 1) == PANTHEON.seat_view(real, 1)  # the forker's own cards as they are
+    assert msgspec.to_builtins(seat_knowledge(dealt, 1), order="sorted") == \
+        msgspec.to_builtins(seat_knowledge(real, 1), order="sorted")
+    lineage = msgspec.json.decode((await service.meta(child.game))["lineage"])
+    assert lineage["parent"] == parent and lineage["at"] == at and lineage["redealt"] is True
+    assert child.game not in await service.lobby(50)
+    for s in (0, 1):
+        assert await service.seat_of(child.game, child.tokens[s]) == s
+    by_admin = await fork(service, parent, at, [SeatSpec()] * 3, admin=True)
+    _, spectators = await service.state_at(by_admin.game)
+    assert msgspec.to_builtins(seat_knowledge(spectators, None), order="sorted") == \
+        msgspec.to_builtins(seat_knowledge(real, None), order="sorted")
 
 
-async def test_forks_of_forks_work_and_audit_with_their_copied_prefix(service):
+async def test_forks_of_forks_stay_sealed_until_every_game_they_were_dealt_from_has_ended_then_audit_clean(service):
     root = (await service.create("pantheon", {}, [SeatSpec()] * 2)).game
     at = (await play(service, root, 20, random.Random(5)))[-1]
-    first = (await fork(service, root, at, [SeatSpec()] * 2)).game
+    first = (await fork(service, root, at, [SeatSpec()] * 2, seat=0)).game
     at2 = (await play(service, first, 15, random.Random(6)))[-1]
-    second = (await fork(service, first, at2, [SeatSpec()] * 2)).game
-    await play(service, second, 10, random.Random(7))
-    for game in (root, first, second):
+    second = (await fork(service, first, at2, [SeatSpec()] * 2, seat=1)).game
+    await play(service, second, 3000, random.Random(7))
+    await play(service, first, 3000, random.Random(8))
+    assert (await service.state_at(second))[1].finished and (await service.state_at(first))[1].finished
+    for game in (first, second):  # both ended, but the root runs: sealed
         header, envelopes = await load_export(service.store, game)
+        assert header.seed is None and not await service.store.revealed(game)
         report = audit(header, envelopes, PANTHEON)
         assert [c.ok for c in report.checks if c.name in ("hash_chain", "replay")] == [True, True]
-        assert report.ok is False and report.first_failure is None  # seed still secret: checks skipped, none failed
+        assert report.first_failure is None
     assert msgspec.json.decode((await service.meta(second))["lineage"])["parent"] == first
+
+    await play(service, root, 3000, random.Random(9))
+    for game in (root, first, second):
+        header, envelopes = await load_export(service.store, game)
+        assert header.seed and audit(header, envelopes, PANTHEON).ok, game
+
+
+async def test_a_tampered_deal_fails_the_audit_of_the_fork_at_its_first_event(service):
+    root = (await service.create("pantheon", {}, [SeatSpec()] * 2)).game
+    at = (await play(service, root, 25, random.Random(11)))[-1]
+    child = (await fork(service, root, at, [SeatSpec()] * 2, seat=0)).game
+    await play(service, child, 3000, random.Random(12))
+    await play(service, root, 3000, random.Random(13))
+    header, envelopes = await load_export(service.store, child)
+    first = envelopes[0]
+    dealt = msgspec.msgpack.decode(first.payload)
+    dealt["state"]["seats"][1]["hand"], dealt["state"]["draw_pile"] = dealt["state"]["draw_pile"], \
+        dealt["state"]["seats"][1]["hand"]
+    forged = seal(msgspec.structs.replace(first, payload=msgspec.Raw(msgspec.msgpack.encode(dealt)), hash=""))
+    report = audit(header, rechained([forged, *envelopes[1:]]), PANTHEON)
+    assert not report.ok and report.first_failure == 1
+
+
+def rechained(envelopes):
+    """The envelopes with the hash chain recomputed (as a forger would)."""
+    out, prev = [], "0" * 64
+    for e in envelopes:
+        e = seal(msgspec.structs.replace(e, prev_hash=prev, hash=""))
+        out.append(e)
+        prev = e.hash
+    return out
 
 
 async def test_a_fork_inside_one_commands_events_is_refused(service):

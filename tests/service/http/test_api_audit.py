@@ -33,11 +33,13 @@ async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refuse
         assert public["command"] == {"type": "pass", "seat": other} and public["message"]
 
 
-async def test_a_fork_over_http_starts_at_its_version_and_the_lobby_shows_its_lineage(redis_url, prefix):
+async def test_a_fork_of_an_ended_game_over_http_starts_at_its_version_and_the_lobby_shows_its_lineage(
+        redis_url, prefix):
     async with api_client(redis_url, prefix) as client, referee_service(redis_url, prefix) as referee:
         game, _, tokens = await new_game(client)
         await play(client, referee, game, tokens, seed=12, max_commands=12)
         at = (await client.get(f"/games/{game}")).json()["version"]
+        await play(client, referee, game, tokens, seed=12)  # to the end: now anyone may fork it, copied exactly
         forked = await client.post(f"/games/{game}/fork", json={"at": at, "seats": [{"type": "human"}, {"type": "ai"}]})
         assert forked.status_code == 201
         child = forked.json()["game"]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+
+from domain.pantheon import PANTHEON
 
 from ..api_helpers import api_client, bearer, new_game, play, referee_service
 
@@ -72,3 +75,60 @@ async def test_a_forks_lineage_shows_the_parents_hash_only_once_the_parent_has_e
     ended = (await client.get(f"/games/{child}")).json()["lineage"]
     events = (await client.get(f"/games/{game}/events", params={"after": at - 1})).json()
     assert ended["prefix_hash"] == events[0]["hash"] and events[0]["version"] == at
+
+
+async def _hands(referee, game, at=None):
+    _, state = await referee.state_at(game, at)
+    return [seat.hand for seat in state.seats], [seat.half_gods for seat in state.seats]
+
+
+async def test_a_running_game_is_forked_only_with_one_of_its_tokens_and_the_fork_shows_no_other_hand(
+        client, referee):
+    game, admin, tokens = await new_game(client, seats=("human", "human", "human"))
+    await play(client, referee, game, tokens, seed=23, max_commands=40)
+    at = (await client.get(f"/games/{game}")).json()["version"]
+    body = {"at": at, "seats": [{"type": "human"}] * 3}
+
+    assert (await client.post(f"/games/{game}/fork", json=body)).status_code == 401
+    assert (await client.post(f"/games/{game}/fork", json=body, headers=bearer("forged"))).status_code == 403
+    forked = await client.post(f"/games/{game}/fork", json=body, headers=bearer(tokens[0]))
+
+    assert forked.status_code == 201, forked.text
+    child, seat_tokens = forked.json()["game"], {s["seat"]: s["token"] for s in forked.json()["seats"]}
+    assert sorted(seat_tokens) == [0, 1, 2]
+    hands, half_gods = await _hands(referee, game, at)
+    dealt_hands, dealt_half_gods = await _hands(referee, child)
+    assert dealt_hands[0] == hands[0] and dealt_half_gods[0] == half_gods[0]
+    assert [sum(h) for h in dealt_hands] == [sum(h) for h in hands]
+    # the fork's other seats show the world dealt from the fork's own seed, not the parent's hands
+    _, dealt = await referee.state_at(child)
+    for seat in (1, 2):
+        view = (await client.get(f"/games/{child}/view", headers=bearer(seat_tokens[seat]))).json()["view"]
+        assert view == msgspec.json.decode(msgspec.json.encode(PANTHEON.seat_view(dealt, seat)))
+    detail = (await client.get(f"/games/{child}")).json()
+    assert detail["lineage"]["redealt"] is True and detail["lineage"]["prefix_hash"] is None
+    assert child not in [g["game"] for g in (await client.get("/games", params={"limit": 200})).json()]
+    claim = await client.post(f"/games/{child}/seats/1/claim")
+    assert claim.status_code == 409 and claim.json()["code"] == "seat_taken"
+
+
+async def test_a_fork_of_a_running_game_stays_sealed_until_its_parent_ends(client, referee):
+    game, _, tokens = await new_game(client)
+    await play(client, referee, game, tokens, seed=24, max_commands=20)
+    at = (await client.get(f"/games/{game}")).json()["version"]
+    forked = (await client.post(f"/games/{game}/fork", headers=bearer(tokens[1]),
+                                json={"at": at, "seats": [{"type": "human"}] * 2})).json()
+    child, child_tokens = forked["game"], [s["token"] for s in forked["seats"]]
+
+    await play(client, referee, child, child_tokens, seed=25)
+    ended = (await client.get(f"/games/{child}")).json()
+    assert ended["finished"] and ended["seed"] is None
+    assert (await client.get(f"/games/{child}/export")).status_code == 409
+    assert all(e["hash"] is None for e in (await client.get(f"/games/{child}/events")).json())
+    audit = (await client.get(f"/games/{child}/audit")).json()
+    assert audit["first_failure"] is None and {c["name"]: c["ok"] for c in audit["checks"]}["commitment"] is None
+
+    await play(client, referee, game, tokens, seed=26)
+    assert (await client.get(f"/games/{child}")).json()["seed"]
+    assert (await client.get(f"/games/{child}/export")).status_code == 200
+    assert (await client.get(f"/games/{child}/audit")).json()["ok"]

@@ -146,14 +146,15 @@ async def test_a_new_projection_version_rebuilds_its_read_models_when_a_projecto
             return {**super().view(model, seat), "new_field": True}
 
     board, _, summary = PROJECTIONS["pantheon"]
-    catalog = {"pantheon": (board, ScoreV2(version=2), summary)}
+    newer = ScoreProjection().version + 1
+    catalog = {"pantheon": (board, ScoreV2(version=newer), summary)}
     assert await stale_projections(store.redis, store.prefix, catalog) == ["score"]
     assert await (await projector(store, catalog=catalog)).setup() == []  # the first setup rebuilt it
     for game in games:
         assert (await read_model(store.redis, store, game, "score", catalog=catalog))[1]["new_field"] is True
         pv, = await store.redis.hmget(rm_key(store, game, "board"), "pv")
         assert pv == b"1"
-    # code still at version 1 ignores the newer models and folds from the stream instead
+    # code still at the older version ignores the newer models and folds from the stream instead
     version, view = await read_model(store.redis, store, games[0], "score")
     assert "new_field" not in view and version == (await store.head(games[0]))[0]
 
