@@ -14,8 +14,14 @@ import msgspec
 
 from service.store.codec import JSON, Envelope, seal, wrap_batch
 from service.write import Created, GameService, SeatSpec, ServiceError, check_levels
-from service.write.meta import first_facts, game_of, new_game_id, new_meta
-from service.write.seats import new_seat_tokens
+from service.write.meta import (
+    check_seat_choices,
+    first_facts,
+    game_of,
+    new_game_id,
+    new_meta,
+)
+from service.write.seats import new_invites, new_seat_tokens
 from service.write.submit import decide
 
 from .checks import audit
@@ -35,26 +41,29 @@ def _rechain(game: str, envelopes: list[Envelope], facts: dict[str, str]) -> lis
 
 
 async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec], *,
-               seat: int | None = None, admin: bool = False) -> Created:
+               seat: int | None = None, admin: bool = False, claim: list[int] = (), invite: list[int] = ()) -> Created:
     """A new game that starts where the parent was at version `at`, with a new seed and its own seats.
 
     A parent whose secrets are revealed (it has ended) is copied exactly, for anyone. Any other
     parent may be forked only by one of its seats (`seat`) or its admin, and the fork is dealt
     afresh from what that caller knows: it is unlisted, all its seats are the caller's, and it
-    stays sealed until the parent has ended."""
+    stays sealed until the parent has ended. `claim` and `invite` work as when creating a game (in
+    a fork of a running game every human seat is the caller's)."""
     meta = await service.meta(parent)
     kind = meta["kind"].decode()
     players = len(msgspec.json.decode(meta["seats"]))
     if len(seats) != players:
         raise ServiceError(422, "wrong_seat_count", f"The game has {players} seats; give {players}.")
     check_levels(kind, seats)
+    check_seat_choices(seats, claim, invite)
     prefix = await _prefix(service, parent, at)
     lineage = {"parent": parent, "at": at, "prefix_hash": prefix[-1].hash}
     sealed_by = msgspec.json.decode(meta.get("sealed_by", b"[]"))
     if await service.store.revealed(parent):
         child_meta, admin_token, child, _ = _new_child(kind, seats, lineage, sealed_by)
         facts = first_facts(child_meta, forked_from=parent, at=str(at), prefix_hash=lineage["prefix_hash"])
-        return await service.start(child, _rechain(child, prefix, facts), child_meta, admin_token)
+        return await service.start(child, _rechain(child, prefix, facts), child_meta, admin_token,
+                                   tokens=new_seat_tokens(list(claim)), invites=new_invites(list(invite)))
     if seat is None and not admin:
         raise ServiceError(401, "missing_token", "A running game may be forked only by one of its seats or its "
                                                  "admin: send that token as Authorization: Bearer <token>.")

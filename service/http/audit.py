@@ -15,7 +15,7 @@ from service.audit.lineage import fork
 from service.write import GameService
 
 from .auth import GameIdParam, bearer, caller_seat, provide_service, require
-from .games import _seat_spec
+from .games import _seat_spec, seat_choices
 from .models import (
     AuditCheck,
     AuditReport,
@@ -46,7 +46,9 @@ class AuditController(Controller):
         token = bearer(request)
         seat = await service.seat_of(game_id, token) if token else None
         admin = token is not None and await service.is_admin(game_id, token)
-        created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats], seat=seat, admin=admin)
+        claim, invite = seat_choices(data.seats)
+        created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats], seat=seat, admin=admin,
+                             claim=claim, invite=invite)
         return GameCreatedResponse.of(created)
 
     @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game",

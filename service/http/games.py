@@ -17,11 +17,13 @@ from .auth import GameIdParam, bearer, provide_service, require
 from .models import (
     AiSeat,
     Awaiting,
+    ClaimRequest,
     CreateGameRequest,
     GameCreatedResponse,
     GameDetail,
     GameSummary,
     HandToAi,
+    HumanSeat,
     Lineage,
     SeatClaimed,
     SeatHanded,
@@ -37,11 +39,18 @@ def _seat_spec(seat: object) -> SeatSpec:
     return SeatSpec(type="ai", level=seat.level) if isinstance(seat, AiSeat) else SeatSpec(type="human")
 
 
+def seat_choices(seats: list) -> tuple[list[int], list[int]]:
+    """The human seats to claim for the caller now, and those to reserve behind invite codes."""
+    humans = [(i, s) for i, s in enumerate(seats) if isinstance(s, HumanSeat)]
+    return [i for i, s in humans if s.holder == "creator"], [i for i, s in humans if s.holder == "invite"]
+
+
 async def lobby_entry(service: GameService, game: str) -> GameSummary:
     """One lobby line: seats from the game's metadata, progress from its summary read model."""
     meta = await service.meta(game)
     specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
-    open_seats = [i for i, s in enumerate(specs) if s.type == "human" and f"seat:{i}" not in meta]
+    open_seats = [i for i, s in enumerate(specs)
+                  if s.type == "human" and f"seat:{i}" not in meta and f"invite:{i}" not in meta]
     version, summary = await read_model(service.store.redis, service.store, game, "summary")
     status = "finished" if summary["status"] == "finished" else "open" if open_seats else "playing"
     return GameSummary(game=game, kind=meta["kind"].decode(), players=len(specs), status=status, version=version,
@@ -68,8 +77,9 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
     specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
     levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
     seats = [SeatInfo(seat=i, type="ai" if level else "human", level=level,
-                      claimed=level is not None or f"seat:{i}" in meta) for i, level in enumerate(levels)]
-    open_seats = [s.seat for s in seats if not s.claimed]
+                      claimed=level is not None or f"seat:{i}" in meta, reserved=f"invite:{i}" in meta)
+             for i, level in enumerate(levels)]
+    open_seats = [s.seat for s in seats if not s.claimed and not s.reserved]
     finished = decider.is_terminal(state)
     awaited = decider.awaited(state)
     return GameDetail(
@@ -96,8 +106,9 @@ class GamesController(Controller):
     async def create_game(self, data: JSONBody[CreateGameRequest], service: NamedDependency[GameService]) -> GameCreatedResponse:
         """A new game with these seats; the admin token in the answer is shown only this once."""
         options = msgspec.to_builtins(data.options)
+        claim, invite = seat_choices(data.seats)
         created = await service.create(data.kind, options, [_seat_spec(s) for s in data.seats],
-                                       idle_seconds=data.idle_seconds)
+                                       idle_seconds=data.idle_seconds, claim=claim, invite=invite)
         return GameCreatedResponse.of(created)
 
     @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))
@@ -148,7 +159,21 @@ class GamesController(Controller):
         return next(s for s in (await game_detail(service, game_id)).seats if s.seat == seat)
 
     @post("/{game_id:str}/seats/{seat:int}/claim", operation_id="claim_seat", status_code=201,
-          summary="Claim a seat", responses=problems(400, 401, 403, 404, 409))
-    async def claim_seat(self, game_id: GameIdParam, seat: SeatParam, service: NamedDependency[GameService]) -> SeatClaimed:
-        """The seat's token, shown only this once (it is stored hashed). 409 when taken or played by an AI."""
-        return SeatClaimed(seat=seat, token=await service.claim(game_id, seat))
+          summary="Claim a seat", responses=problems(400, 401, 403, 404, 409, 413, 415))
+    async def claim_seat(self, game_id: GameIdParam, seat: SeatParam, service: NamedDependency[GameService],
+                         data: JSONBody[ClaimRequest | None] = None) -> SeatClaimed:
+        """The seat's token, shown only this once (it is stored hashed). A seat reserved by an invite
+        needs its code in the body (403 `wrong_invite` without it or with another). 409 when taken or
+        played by an AI."""
+        return SeatClaimed(seat=seat, token=await service.claim(game_id, seat, data.invite if data else None))
+
+    @post("/{game_id:str}/seats/{seat:int}/token", operation_id="reissue_seat_token", status_code=201,
+          summary="Replace a seat's token", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))
+    async def reissue_seat_token(self, game_id: GameIdParam, seat: SeatParam, request: Request,
+                                 service: NamedDependency[GameService]) -> SeatClaimed:
+        """A new token for a claimed seat whose token was lost (the game's admin token); the old token
+        stops working at once. 409 for a seat nobody has claimed."""
+        token = bearer(request)
+        require(token is not None, 401, "missing_token", "Send the game's admin token as Authorization: Bearer <token>.")
+        require(await service.is_admin(game_id, token), 403, "wrong_token", "Only the game's admin token may do this.")
+        return SeatClaimed(seat=seat, token=await service.reissue(game_id, seat))

@@ -24,7 +24,11 @@ GameOptions = msgspec.defstruct(
 
 
 class HumanSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="human"):
-    """A seat for a person, who claims it to get its seat token."""
+    """A seat for a person. `holder`: `anyone` may claim it (the first to do so gets its token);
+    the `creator` takes it now (its token is in the answer, so nobody can take it in between); or
+    it is reserved for whoever has its `invite` code (in the answer), such as a friend."""
+
+    holder: Literal["anyone", "creator", "invite"] = "anyone"
 
 
 class AiSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="ai"):
@@ -51,22 +55,39 @@ class SeatClaimed(Struct, frozen=True, kw_only=True):
     token: str
 
 
+class Invite(Struct, frozen=True, kw_only=True):
+    """A seat reserved for whoever holds `code`: send it as the body of the seat's claim. Share it as
+    a link whose secret part is in the fragment, which browsers never send to a server:
+    `https://<server>/#invite=<game>.<seat>.<code>`."""
+
+    seat: int
+    code: str
+
+
 class GameCreatedResponse(Struct, frozen=True, kw_only=True):
-    """The new game; `admin_token` and the tokens of the seats claimed at creation (`seats`) are
-    shown only this once."""
+    """The new game; `admin_token`, the tokens of the seats claimed at creation (`seats`) and the
+    invite codes (`invites`) are shown only this once."""
 
     game: str
     admin_token: str
     version: int
     commitment: str  # sha256 of the secret seed, revealed when the game ends
     seats: list[SeatClaimed] = []
+    invites: list[Invite] = []
 
     @classmethod
     def of(cls, created) -> GameCreatedResponse:
         """The answer for a game the service has just created (or forked)."""
         return cls(game=created.game, admin_token=created.admin_token, version=created.version,
                    commitment=created.commitment,
-                   seats=[SeatClaimed(seat=s, token=t) for s, t in sorted(created.tokens.items())])
+                   seats=[SeatClaimed(seat=s, token=t) for s, t in sorted(created.tokens.items())],
+                   invites=[Invite(seat=s, code=c) for s, c in sorted(created.invites.items())])
+
+
+class ClaimRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The invite code of a reserved seat (no body, or no code, for an open seat)."""
+
+    invite: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
 
 
 class Awaiting(Struct, frozen=True, kw_only=True):
@@ -90,6 +111,7 @@ class SeatInfo(Struct, frozen=True, kw_only=True):
     type: Literal["human", "ai"]
     level: str | None
     claimed: bool
+    reserved: bool = False  # held for an invite code
 
 
 class Lineage(Struct, frozen=True, kw_only=True):

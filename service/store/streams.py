@@ -39,6 +39,27 @@ if keyed then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[6]) end
 redis.call('XADD', KEYS[4], '*', 'game', ARGV[4], 'from', version + 1, 'to', version + n)
 return {'ok', tostring(version + n)}
 """
+# KEYS: the game's meta hash. ARGV: seat, the new token's hash, the invite code's hash ('' for none).
+# Claims an unclaimed seat: 'taken' if claimed, 'invite' if the seat is reserved for another code.
+_CLAIM = """
+if redis.call('HEXISTS', KEYS[1], 'seat:' .. ARGV[1]) == 1 then return 'taken' end
+local invite = redis.call('HGET', KEYS[1], 'invite:' .. ARGV[1])
+if invite and invite ~= ARGV[3] then return 'invite' end
+redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'token:' .. ARGV[2], ARGV[1])
+redis.call('HDEL', KEYS[1], 'invite:' .. ARGV[1])
+return 'ok'
+"""
+
+# KEYS: the game's meta hash. ARGV: seat, the new token's hash. Replaces a claimed seat's token
+# (the old one stops working at once); 'unclaimed' for a seat nobody has claimed.
+_REISSUE = """
+local old = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[1])
+if not old then return 'unclaimed' end
+redis.call('HDEL', KEYS[1], 'token:' .. old)
+redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'token:' .. ARGV[2], ARGV[1])
+return 'ok'
+"""
+
 # How long an accepted command's idempotency key is remembered by default (PANTHEON_IDEMPOTENCY_TTL_S).
 IDEMPOTENCY_TTL_S = 24 * 3600
 
@@ -82,6 +103,8 @@ class EventStore:
         self.partitions = partitions
         self.idempotency_ttl_s = idempotency_ttl_s
         self._append = redis.register_script(_APPEND)
+        self._claim = redis.register_script(_CLAIM)
+        self._reissue = redis.register_script(_REISSUE)
 
     def partition(self, game: str) -> int:
         return zlib.crc32(game.encode()) % self.partitions
@@ -139,6 +162,15 @@ class EventStore:
 
     async def set_meta_if_absent(self, game: str, field: str, value: str | bytes) -> bool:
         return bool(await self.redis.hsetnx(self.keys(game).meta, field, value))
+
+    async def claim_seat(self, game: str, seat: int, token_hash: str, invite_hash: str = "") -> str:
+        """Record a seat's token hash if the seat is free (and its invite code matches, where it has
+        one): "ok", "taken" or "invite"."""
+        return (await self._claim(keys=[self.keys(game).meta], args=[seat, token_hash, invite_hash])).decode()
+
+    async def reissue_seat(self, game: str, seat: int, token_hash: str) -> bool:
+        """Replace a claimed seat's token hash (the old token stops working); False if unclaimed."""
+        return (await self._reissue(keys=[self.keys(game).meta], args=[seat, token_hash])) == b"ok"
 
     async def revealed(self, game: str) -> bool:
         """Whether the game's secrets (seed, hashes, export, refused commands) may be shown: once it

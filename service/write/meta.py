@@ -47,6 +47,13 @@ def check_levels(kind: str, seats: list[SeatSpec]) -> None:
                                                  f"choose one of {', '.join(sorted(names))}.")
 
 
+def check_seat_choices(seats: list[SeatSpec], claim, invite) -> None:
+    """Seats claimed or reserved at creation are human seats of the game, each chosen one way."""
+    if any(not 0 <= s < len(seats) or seats[s].type != "human" for s in (*claim, *invite)) or set(claim) & set(invite):
+        raise ServiceError(422, "wrong_seat_claim", "Only human seats can be claimed or reserved at creation, "
+                                                    "each one way.")
+
+
 def seats_of(meta: dict[str, bytes]) -> list[SeatSpec]:
     return msgspec.json.decode(meta["seats"], type=list[SeatSpec])
 

@@ -27,17 +27,42 @@ def seat_token_fields(tokens: dict[int, str]) -> dict[str, str | int]:
     return fields
 
 
-async def claim(games: GameService, game: str, seat: int) -> str:
-    """A new seat token for an unclaimed human seat (shown once, stored hashed)."""
+def new_invites(seats: list[int]) -> dict[int, str]:
+    """A fresh invite code for each of these seats."""
+    return {seat: secrets.token_urlsafe(18) for seat in seats}
+
+
+def invite_fields(invites: dict[int, str]) -> dict[str, str]:
+    """The metadata fields that reserve seats for whoever holds their invite code (hashed)."""
+    return {f"invite:{seat}": token_hash(code) for seat, code in invites.items()}
+
+
+async def claim(games: GameService, game: str, seat: int, invite: str | None = None) -> str:
+    """A new seat token for an unclaimed human seat (shown once, stored hashed); a seat reserved
+    by an invite is claimed only with its code."""
     meta = await games.meta(game)
     if seat_in(meta, seat).type != "human":
         raise ServiceError(409, "seat_not_human", f"Seat {seat} is played by an AI.")
     if "read_only" in meta:
         raise ServiceError(409, "read_only", "This game was imported as an archive; its seats cannot be claimed.")
     token = secrets.token_urlsafe(24)
-    if not await games.store.set_meta_if_absent(game, f"seat:{seat}", token_hash(token)):
+    outcome = await games.store.claim_seat(game, seat, token_hash(token), token_hash(invite) if invite else "")
+    if outcome == "taken":
         raise ServiceError(409, "seat_taken", f"Seat {seat} has already been claimed.")
-    await games.store.set_meta(game, **{f"token:{token_hash(token)}": seat})
+    if outcome == "invite":
+        raise ServiceError(403, "wrong_invite", f"Seat {seat} is reserved: claim it with its invite code "
+                                                "(the part of the invite link after #).")
+    return token
+
+
+async def reissue(games: GameService, game: str, seat: int) -> str:
+    """A new token for a claimed human seat (the admin's remedy for a lost token); the old one
+    stops working at once."""
+    if seat_in(await games.meta(game), seat).type != "human":
+        raise ServiceError(409, "seat_not_human", f"Seat {seat} is played by an AI.")
+    token = secrets.token_urlsafe(24)
+    if not await games.store.reissue_seat(game, seat, token_hash(token)):
+        raise ServiceError(409, "seat_not_claimed", f"Seat {seat} has not been claimed: claim it instead.")
     return token
 
 

@@ -30,11 +30,11 @@ class GameService:
         self.on_awaiting = on_awaiting
         self.folds = Folds(store, cache_size)
         self._fixed: OrderedDict[str, dict[str, bytes]] = OrderedDict()
-        self._tokens: OrderedDict[tuple[str, str], int] = OrderedDict()
 
     create = _create.create
     start = _create.start
     claim = _seats.claim
+    reissue = _seats.reissue
     hand_to_ai = _seats.hand_to_ai
     take_back = _seats.take_back
     submit = _submit.submit
@@ -74,17 +74,11 @@ class GameService:
         return game_of(await self.kind(game)).decider
 
     async def seat_of(self, game: str, token: str) -> int | None:
-        """The seat a token is for (None if it is not a seat token of this game)."""
+        """The seat a token is for (None if it is not a seat token of this game). Read every time:
+        the admin may replace a seat's token, and the old one must stop working in every process."""
         await self.fixed(game)
-        key = (game, token_hash(token))
-        if key not in self._tokens:  # a claimed seat's token never changes: remember it
-            value = await self.store.redis.hget(self.store.keys(game).meta, f"token:{key[1]}")
-            if value is None:
-                return None
-            self._tokens[key] = int(value)
-            while len(self._tokens) > 8 * self.cache_size:
-                self._tokens.popitem(last=False)
-        return self._tokens[key]
+        value = await self.store.redis.hget(self.store.keys(game).meta, f"token:{token_hash(token)}")
+        return None if value is None else int(value)
 
     async def is_admin(self, game: str, token: str) -> bool:
         return (await self.fixed(game)).get("admin", b"").decode() == token_hash(token)

@@ -32,7 +32,8 @@ def test_every_operation_has_an_explicit_snake_case_id_a_tag_and_problem_respons
     assert sorted(ids) == sorted({
         "create_game", "list_games", "get_game", "claim_seat", "submit_command", "get_options", "get_view", "get_score",
         "list_events", "stream_events", "health_live", "health_ready", "metrics",
-        "fork_game", "audit_game", "list_rejected", "export_game", "hand_seat_to_ai", "take_seat_back"})
+        "fork_game", "audit_game", "list_rejected", "export_game", "hand_seat_to_ai", "take_seat_back",
+        "reissue_seat_token"})
     for op in operations:
         assert op["tags"]
         for status, response in op["responses"].items():
