@@ -6,6 +6,29 @@ import os
 from dataclasses import dataclass, field
 
 
+def _env_list(name: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
+
+
+@dataclass(frozen=True)
+class QuotaSettings:
+    """Rate limits and quotas of the API (rates in the `limits` library's notation, ";" between)."""
+
+    create: str = "10/minute;100/hour"  # games created (or forked) per client address
+    commands: str = "30/second;1800/minute"  # commands per seat
+    ai_games: int = 4  # running games with AI seats per client address
+    streams: int = 20  # open event streams per client address
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed (addresses or networks)
+
+    @classmethod
+    def from_env(cls) -> QuotaSettings:
+        env = os.environ.get
+        return cls(create=env("PANTHEON_LIMIT_CREATE", cls.create), commands=env("PANTHEON_LIMIT_COMMANDS", cls.commands),
+                   ai_games=int(env("PANTHEON_LIMIT_AI_GAMES", cls.ai_games)),
+                   streams=int(env("PANTHEON_LIMIT_STREAMS", cls.streams)),
+                   trusted_proxies=_env_list("PANTHEON_TRUSTED_PROXIES"))
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the processes need to know; all from environment variables with sane defaults."""
@@ -22,6 +45,6 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     # how long an accepted command's Idempotency-Key is remembered (a retry after that is decided afresh)
     # browser origins allowed to call the API from elsewhere, comma-separated (none by default)
-    cors_origins: tuple[str, ...] = field(default_factory=lambda: tuple(
-        o.strip() for o in os.environ.get("PANTHEON_CORS_ORIGINS", "").split(",") if o.strip()))
+    cors_origins: tuple[str, ...] = field(default_factory=lambda: _env_list("PANTHEON_CORS_ORIGINS"))
+    quotas: QuotaSettings = field(default_factory=QuotaSettings.from_env)
     idempotency_ttl_s: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_IDEMPOTENCY_TTL_S", "86400")))

@@ -123,5 +123,6 @@ async def import_game(service: GameService, header: Header, envelopes: list[Enve
     if header.lineage:
         meta["lineage"] = JSON.encode(header.lineage)
     await service.store.append(header.game, 0, envelopes, meta=meta)
-    await service.store.redis.zadd(service.lobby_key, {header.game: meta["created_at"]})
+    await service.store.redis.zadd(service.ended_key if header.seed else service.lobby_key,
+                                   {header.game: meta["created_at"]})
     return header.game

@@ -25,8 +25,11 @@ def run_api(settings: Settings, redis_url: str | None = None) -> None:
     from service.http.app import create_app
 
     app = create_app(redis_url or _require_redis(settings), prefix=settings.prefix, partitions=settings.partitions,
-                     idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+                     idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins,
+                     quotas=settings.quotas)
+    # proxy_headers off: uvicorn would believe X-Forwarded-For from 127.0.0.1; the app decides whom
+    # to believe (PANTHEON_TRUSTED_PROXIES)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", proxy_headers=False)
 
 
 def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool = False,

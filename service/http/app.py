@@ -13,6 +13,7 @@ from litestar.types import Message, Scope
 from redis.asyncio import Redis
 
 from service.ai.scheduler import Scheduler
+from service.config import QuotaSettings
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
 from service.write import GameService, ServiceError
 
@@ -24,6 +25,7 @@ from .models import Health
 from .openapi import StrictStructSchemaPlugin, finish, openapi_config
 from .play import PlayController
 from .problems import EXCEPTION_HANDLERS, problems
+from .quotas import Quotas
 from .strict import HeadAsGet, StrictRequests
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -83,9 +85,10 @@ def _cors(origins: Sequence[str]) -> CORSConfig | None:
 
 def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
-               cors_origins: Sequence[str] = ()) -> Litestar:
+               cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings()) -> Litestar:
     """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
-    the browser origins allowed to call it from another origin (none by default)."""
+    the browser origins allowed to call it from another origin (none by default); `quotas`: its
+    rate limits and quotas."""
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
@@ -93,9 +96,11 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
         store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
         app.state.service = GameService(store,
                                         on_awaiting=Scheduler(redis_url, prefix, partitions))
+        app.state.quotas = Quotas(redis_url, prefix, quotas)
         try:
             yield
         finally:
+            await app.state.quotas.close()
             await client.aclose()
 
     metrics, strict = Metrics(), StrictRequests()

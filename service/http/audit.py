@@ -14,9 +14,17 @@ from service.audit.export import decider_for, export_lines
 from service.audit.lineage import fork
 from service.write import GameService
 
-from .auth import GameIdParam, bearer, caller_seat, provide_service, require
-from .games import _seat_spec, seat_choices
+from .auth import (
+    GameIdParam,
+    bearer,
+    caller_seat,
+    provide_quotas,
+    provide_service,
+    require,
+)
+from .games import _seat_spec, admit_ai_game, seat_choices
 from .models import (
+    AiSeat,
     AuditCheck,
     AuditReport,
     ForkRequest,
@@ -25,6 +33,7 @@ from .models import (
 )
 from .openapi import OPTIONAL_TOKEN
 from .problems import problems
+from .quotas import Quotas
 
 
 class AuditController(Controller):
@@ -32,12 +41,13 @@ class AuditController(Controller):
 
     path = "/games/{game_id:str}"
     tags = ["audit"]
-    dependencies = {"service": Provide(provide_service, sync_to_thread=False)}
+    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
+                    "quotas": Provide(provide_quotas, sync_to_thread=False)}
 
     @post("/fork", operation_id="fork_game", status_code=201, summary="Fork a game at a version",
-          security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404, 413, 415, 422))
+          security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404, 413, 415, 422, 429))
     async def fork_game(self, game_id: GameIdParam, data: JSONBody[ForkRequest], request: Request,
-                        service: NamedDependency[GameService]) -> GameCreatedResponse:
+                        service: NamedDependency[GameService], quotas: NamedDependency[Quotas]) -> GameCreatedResponse:
         """A new game from this game at version `at`, with a new secret seed and its own seats. An
         ended game is copied exactly, for anyone. A running game may be forked only with one of its
         seat tokens or its admin token: the fork is dealt afresh from what that caller has seen (their
@@ -46,9 +56,16 @@ class AuditController(Controller):
         token = bearer(request)
         seat = await service.seat_of(game_id, token) if token else None
         admin = token is not None and await service.is_admin(game_id, token)
+        client = quotas.client(request)
+        await quotas.hit("create", client)
+        with_ai = any(isinstance(s, AiSeat) for s in data.seats)
+        if with_ai:
+            await admit_ai_game(service, quotas, client)
         claim, invite = seat_choices(data.seats)
         created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats], seat=seat, admin=admin,
                              claim=claim, invite=invite)
+        if with_ai:
+            await quotas.count_ai_game(service.store.redis, client, created.game)
         return GameCreatedResponse.of(created)
 
     @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game",

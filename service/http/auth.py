@@ -12,6 +12,7 @@ from domain.kernel import Decider
 from service.write import GameService, ServiceError
 
 from .metrics import Metrics
+from .quotas import Quotas
 
 GameIdParam = Annotated[str, PathParameter(description="The game's id (16 hex digits).", pattern="^[0-9a-f]{16}$",
                                            min_length=16, max_length=16)]
@@ -23,6 +24,10 @@ def provide_service(state: State) -> GameService:
 
 def provide_metrics(state: State) -> Metrics:
     return state.metrics
+
+
+def provide_quotas(state: State) -> Quotas:
+    return state.quotas
 
 
 def bearer(request: Request) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from litestar import Controller, Request, delete, get, post
@@ -13,7 +13,7 @@ from service.ai.scheduler import ai_level
 from service.read.models import ReadModelMissing, read_model
 from service.write import GameService, SeatSpec, ServiceError
 
-from .auth import GameIdParam, bearer, provide_service, require
+from .auth import GameIdParam, bearer, provide_quotas, provide_service, require
 from .models import (
     AiSeat,
     Awaiting,
@@ -31,12 +31,22 @@ from .models import (
 )
 from .openapi import SEAT_TOKEN
 from .problems import problems
+from .quotas import Quotas
 
 SeatParam = Annotated[int, PathParameter(ge=0, le=15, description="The seat's index (0 for the first seat).")]
 
 
 def _seat_spec(seat: object) -> SeatSpec:
     return SeatSpec(type="ai", level=seat.level) if isinstance(seat, AiSeat) else SeatSpec(type="human")
+
+
+async def admit_ai_game(service: GameService, quotas: Quotas, client: str, game: str | None = None) -> None:
+    """429 when `client` may not start (or add AI seats to) another running game with AI seats."""
+    async def running(listed: str) -> bool:
+        kind, finished = await service.store.redis.hmget(service.store.keys(listed).meta, "kind", "finished")
+        return kind is not None and finished is None and listed != game  # this game is already counted
+
+    await quotas.admit_ai_game(service.store.redis, client, running)
 
 
 def seat_choices(seats: list) -> tuple[list[int], list[int]]:
@@ -99,30 +109,45 @@ class GamesController(Controller):
 
     path = "/games"
     tags = ["games"]
-    dependencies = {"service": Provide(provide_service, sync_to_thread=False)}
+    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
+                    "quotas": Provide(provide_quotas, sync_to_thread=False)}
 
     @post("/", operation_id="create_game", status_code=201, summary="Create a game",
-          responses=problems(400, 413, 415, 422))
-    async def create_game(self, data: JSONBody[CreateGameRequest], service: NamedDependency[GameService]) -> GameCreatedResponse:
+          responses=problems(400, 413, 415, 422, 429))
+    async def create_game(self, data: JSONBody[CreateGameRequest], request: Request,
+                          service: NamedDependency[GameService], quotas: NamedDependency[Quotas]) -> GameCreatedResponse:
         """A new game with these seats; the admin token in the answer is shown only this once."""
-        options = msgspec.to_builtins(data.options)
+        client = quotas.client(request)
+        await quotas.hit("create", client)
+        with_ai = any(isinstance(s, AiSeat) for s in data.seats)
+        if with_ai:
+            await admit_ai_game(service, quotas, client)
         claim, invite = seat_choices(data.seats)
-        created = await service.create(data.kind, options, [_seat_spec(s) for s in data.seats],
+        created = await service.create(data.kind, msgspec.to_builtins(data.options), [_seat_spec(s) for s in data.seats],
                                        idle_seconds=data.idle_seconds, claim=claim, invite=invite)
+        if with_ai:
+            await quotas.count_ai_game(service.store.redis, client, created.game)
         return GameCreatedResponse.of(created)
 
     @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))
     async def list_games(
         self, service: NamedDependency[GameService],
         limit: Annotated[int, QueryParameter(ge=1, le=200, description="At most this many games, newest first.")] = 50,
+        status: Annotated[Literal["open", "playing", "finished"] | None, QueryParameter(
+            description="Only games with this status; without it, the games that have not ended.")] = None,
     ) -> list[GameSummary]:
-        """The newest games with their status and open seats (from the summary read models)."""
+        """The newest listed games with their status and open seats (from the summary read models):
+        those that have not ended, or those with `status`."""
         summaries = []
-        for game in await service.lobby(limit):
+        for game in await service.lobby(limit, ended=status == "finished"):
             try:
-                summaries.append(await lobby_entry(service, game))
+                entry = await lobby_entry(service, game)
             except (ServiceError, ReadModelMissing):  # deleted since it was listed
                 continue
+            if entry.status == "finished" and status != "finished":  # listed before ended games moved out
+                await service.delist_ended(game)
+            elif status is None or entry.status == status:
+                summaries.append(entry)
         return summaries
 
     @get("/{game_id:str}", operation_id="get_game", status_code=200, summary="Read a game's status",
@@ -133,14 +158,19 @@ class GamesController(Controller):
         return await game_detail(service, game_id)
 
     @post("/{game_id:str}/seats/{seat:int}/ai", operation_id="hand_seat_to_ai", status_code=200,
-          summary="Hand a seat to the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 413, 415))
+          summary="Hand a seat to the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 413, 415, 429))
     async def hand_seat_to_ai(self, game_id: GameIdParam, seat: SeatParam, data: JSONBody[HandToAi],
-                              request: Request, service: NamedDependency[GameService]) -> SeatHanded:
-        """From now on the AI plays this seat (the game's admin token); if the game awaits it, at once."""
+                              request: Request, service: NamedDependency[GameService],
+                              quotas: NamedDependency[Quotas]) -> SeatHanded:
+        """From now on the AI plays this seat (the game's admin token); if the game awaits it, at once.
+        The game then counts against the caller's quota of running games with AI seats."""
         token = bearer(request)
         require(token is not None, 401, "missing_token", "Send the game's admin token as Authorization: Bearer <token>.")
         require(await service.is_admin(game_id, token), 403, "wrong_token", "Only the game's admin token may do this.")
+        client = quotas.client(request)
+        await admit_ai_game(service, quotas, client, game_id)
         await service.hand_to_ai(game_id, seat, data.level)
+        await quotas.count_ai_game(service.store.redis, client, game_id)
         return SeatHanded(seat=seat, level=data.level)
 
     @delete("/{game_id:str}/seats/{seat:int}/ai", operation_id="take_seat_back", status_code=200,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
+import anyio
 import msgspec
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
@@ -21,6 +22,7 @@ from .auth import (
     caller_seat,
     decider_of,
     provide_metrics,
+    provide_quotas,
     provide_service,
     require,
 )
@@ -36,6 +38,7 @@ from .models import (
 )
 from .openapi import OPTIONAL_TOKEN, SEAT_TOKEN, tagged
 from .problems import problems
+from .quotas import Quotas, StreamPlace
 from .views import AtParam, MinVersionParam, projected
 
 # One XREAD blocks this long (under redis-py's default 5 s socket timeout); a keep-alive comment
@@ -57,8 +60,20 @@ def _redacted(events: list[dict], revealed: bool) -> list[dict]:
     return events if revealed else [{**e, "hash": None} for e in events]
 
 
-async def _feed(service: GameService, game: str, viewer: int | None, after: int) -> AsyncIterator[ServerSentEventMessage]:
-    """Events after `after` as they are appended; ends once the game is finished and all is sent."""
+async def _feed(service: GameService, game: str, viewer: int | None, after: int,
+                place: StreamPlace) -> AsyncIterator[ServerSentEventMessage]:
+    """Events after `after` as they are appended; ends once the game is finished and all is sent.
+    Holds the client's stream place while it runs."""
+    try:
+        async for message in _events_as_they_come(service, game, viewer, after, place):
+            yield message
+    finally:
+        with anyio.CancelScope(shield=True):  # a client that leaves cancels the stream: give the place back
+            await place.release()
+
+
+async def _events_as_they_come(service: GameService, game: str, viewer: int | None, after: int,
+                               place: StreamPlace) -> AsyncIterator[ServerSentEventMessage]:
     decider, key = await decider_of(service, game), service.store.keys(game).events
     quiet = 0
     while True:
@@ -73,6 +88,7 @@ async def _feed(service: GameService, game: str, viewer: int | None, after: int)
         if await service.store.redis.xread({key: f"{after}-1"}, count=1, block=STREAM_WAIT_MS):
             quiet = 0
         elif (quiet := quiet + 1) % KEEP_ALIVE_WAITS == 0:
+            await place.renew()
             yield ServerSentEventMessage(comment="keep-alive")
 
 
@@ -82,20 +98,22 @@ class PlayController(Controller):
     path = "/games/{game_id:str}"
     tags = ["play"]
     dependencies = {"service": Provide(provide_service, sync_to_thread=False),
-                    "metrics": Provide(provide_metrics, sync_to_thread=False)}
+                    "metrics": Provide(provide_metrics, sync_to_thread=False),
+                    "quotas": Provide(provide_quotas, sync_to_thread=False)}
 
     @post("/commands", operation_id="submit_command", status_code=201, summary="Submit a command",
-          security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409, 413, 415, 422),
+          security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409, 413, 415, 422, 429),
           description=f"One command of the tagged union (`type`: {_COMMANDS}) for the caller's seat. "
                       "`create_game` is refused here (422 `not_a_seat_command`): create games with POST /games.")
     async def submit_command(
         self, game_id: GameIdParam, data: JSONBody[Command], request: Request, service: NamedDependency[GameService],
-        metrics: NamedDependency[Metrics],
+        metrics: NamedDependency[Metrics], quotas: NamedDependency[Quotas],
         idempotency_key: IdempotencyKey = None,
         expected_version: Annotated[int | None, QueryParameter(ge=0, le=MAX_VERSION, schema_extra=MIN_0, description=(
             "Refuse with 409 `version_conflict` unless the game is at this version."))] = None,
     ) -> CommandAccepted:
         seat = await caller_seat(service, game_id, request, required=True)
+        await quotas.hit("commands", f"{game_id}:{seat}")
         require(hasattr(data, "seat"), 422, "not_a_seat_command", "Only a seat's commands go here; create games with POST /games.")
         with metrics.command():
             done = await service.submit(game_id, seat, data, expected_version=expected_version,
@@ -149,11 +167,12 @@ class PlayController(Controller):
         return msgspec.convert(events, list[EventOut])
 
     @get("/stream", operation_id="stream_events", status_code=200, summary="Server-Sent Events of new events",
-         security=OPTIONAL_TOKEN, responses={**problems(400, 401, 403, 404), 200: ResponseSpec(
+         security=OPTIONAL_TOKEN, responses={**problems(400, 401, 403, 404, 429), 200: ResponseSpec(
              data_container=StreamMessage, media_type="text/event-stream", generate_examples=False,
              description="`id:` is the event's version; `data:` an event as in list_events. Ends when the game is finished.")})
     async def stream_events(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
+        quotas: NamedDependency[Quotas],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, le=MAX_VERSION, schema_extra=MIN_0,
                                                         description="Resume after this version.")] = None,
         after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description="Start after this version.")] = 0,
@@ -161,4 +180,5 @@ class PlayController(Controller):
         """Redacted events as they happen, resumable with `Last-Event-ID` (or `after`)."""
         viewer = await caller_seat(service, game_id, request, required=False)
         start = last_event_id if last_event_id is not None else after
-        return ServerSentEvent(_feed(service, game_id, viewer, start))
+        place = await quotas.open_stream(service.store.redis, quotas.client(request))
+        return ServerSentEvent(_feed(service, game_id, viewer, start, place))

@@ -39,6 +39,7 @@ class Problem(Struct, frozen=True, kw_only=True, omit_defaults=True):
     detail: str
     code: str
     current_version: int | None = None  # with version_conflict
+    retry_after: int | None = None  # seconds, with 429 and 503 (also the Retry-After header)
 
 
 def problem(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
@@ -50,8 +51,10 @@ def problem(status: int, code: str, detail: str, headers: dict[str, str] | None 
 
 
 def _service_error(_: Request, exc: ServiceError) -> Response:
-    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-    return problem(exc.status, exc.code, exc.message, headers, **exc.extra)
+    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else {}
+    if "retry_after" in exc.extra:
+        headers["Retry-After"] = str(exc.extra["retry_after"])
+    return problem(exc.status, exc.code, exc.message, headers or None, **exc.extra)
 
 
 def _domain_error(_: Request, exc: DomainError) -> Response:
@@ -105,6 +108,7 @@ _DESCRIPTIONS = {
     409: "Conflict: the game moved on (`version_conflict`, with `current_version`), or the seat is taken.",
     413: "The request body is too large (`request_body_too_large`).",
     415: "The request body is not JSON (`unsupported_media_type`): send Content-Type: application/json.",
+    429: "Over a rate limit or quota (`rate_limited`, `quota_exceeded`); `Retry-After` says when to try again.",
     422: "The rules refuse the command: the domain's code and sentence (e.g. `not_your_turn`); or an "
          "Idempotency-Key already used for another command (`idempotency_key_reused`).",
     503: "Not ready: the event store does not answer (`not_ready`).",

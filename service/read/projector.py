@@ -46,6 +46,7 @@ class Stats:
     writes: int = 0  # read-model hashes written
     folded: int = 0  # events folded
     failures: int = 0  # games whose entries were left pending after an error
+    trimmed: int = 0  # feed entries dropped once every group had read them
 
 
 @dataclass
@@ -67,6 +68,7 @@ class Projector:
     claim_idle_ms: int = 10_000
     cache_size: int = 1024
     catalog: Catalog = field(default_factory=lambda: PROJECTIONS)
+    trim_every_s: float = 5.0  # how often a partition's feed is trimmed of entries every group has read
     stats: Stats = field(default_factory=Stats)
     _cache: OrderedDict = field(default_factory=OrderedDict)
 
@@ -101,13 +103,29 @@ class Projector:
         await self._handle(feed, entries)
         return len(entries)
 
+    async def trim(self, feed: str) -> int:
+        """Drop the feed's entries that every consumer group has read and acknowledged (the feed
+        would otherwise keep every append forever); the count dropped. Nothing without a group."""
+        groups = await self.redis.xinfo_groups(feed)
+        if not groups:
+            return 0
+        keep_from = None
+        for group in groups:
+            pending = await self.redis.xpending(feed, group["name"])
+            first = pending["min"] if pending["pending"] else _next_id(group["last-delivered-id"])
+            keep_from = first if keep_from is None else min(keep_from, first, key=_id_key)
+        return await self.redis.xtrim(feed, minid=keep_from)
+
     # --- consuming ----------------------------------------------------------------------------
     async def _consume(self, feed: str, stop: asyncio.Event) -> None:
-        last_claim, backoff = float("-inf"), 0.1
+        last_claim, last_trim, backoff = float("-inf"), time.monotonic(), 0.1
         while not stop.is_set():
             claim = time.monotonic() - last_claim > self.claim_idle_ms / 2000
             last_claim = time.monotonic() if claim else last_claim
             try:
+                if time.monotonic() - last_trim > self.trim_every_s:
+                    last_trim = time.monotonic()
+                    self.stats.trimmed += await self.trim(feed)
                 await self.step(feed, block_ms=self.block_ms, claim=claim)
                 backoff = 0.1
             except RedisError as error:  # Redis away or restarted: retry later
@@ -191,6 +209,17 @@ class Projector:
         if await stored_versions(self.redis, self.store, game, projections) >= to:
             return None
         return _Cached(GameFold(projections), kind.decode())
+
+
+def _id_key(entry_id: bytes | str) -> tuple[int, int]:
+    ms, _, seq = (entry_id.decode() if isinstance(entry_id, bytes) else entry_id).partition("-")
+    return int(ms), int(seq or 0)
+
+
+def _next_id(entry_id: bytes | str) -> str:
+    """The smallest stream id after `entry_id`."""
+    ms, seq = _id_key(entry_id)
+    return f"{ms}-{seq + 1}"
 
 
 async def run_projector(redis_url: str, prefix: str, partitions: int, stop: asyncio.Event, **options) -> Stats:

@@ -85,8 +85,24 @@ class GameService:
 
     @property
     def lobby_key(self) -> str:
+        """The listed games that have not ended (newest first by creation time)."""
         return f"{self.store.prefix}:lobby"
 
-    async def lobby(self, limit: int) -> list[str]:
-        """The ids of the newest games, newest first."""
-        return [g.decode() for g in await self.store.redis.zrevrange(self.lobby_key, 0, limit - 1)]
+    @property
+    def ended_key(self) -> str:
+        """The listed games that have ended."""
+        return f"{self.store.prefix}:lobby:ended"
+
+    async def lobby(self, limit: int, *, ended: bool = False) -> list[str]:
+        """The ids of the newest listed games that are running (or, with `ended`, that have ended)."""
+        key = self.ended_key if ended else self.lobby_key
+        return [g.decode() for g in await self.store.redis.zrevrange(key, 0, limit - 1)]
+
+    async def delist_ended(self, game: str) -> None:
+        """Move an ended game from the lobby to the ended games (if it was listed at all)."""
+        score = await self.store.redis.zscore(self.lobby_key, game)
+        if score is not None:
+            async with self.store.redis.pipeline(transaction=True) as pipe:
+                pipe.zadd(self.ended_key, {game: score})
+                pipe.zrem(self.lobby_key, game)
+                await pipe.execute()

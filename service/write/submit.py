@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .service import GameService
 
 ATTEMPTS = 5  # appends lost to another process's append before the service gives up (409)
+REJECTED_KEPT = 1000  # refused commands kept per game (the oldest go first)
+REJECTED_COMMAND_BYTES = 2048  # a longer refused command is kept as its type only
 
 
 @dataclass
@@ -150,6 +152,7 @@ class _Attempt:
         self.games.folds.put(self.game, appended.version, state, envelopes[-1].hash)
         if self.decider.is_terminal(state):
             await self.games.store.set_meta(self.game, finished=1)  # the seed may now be revealed
+            await self.games.delist_ended(self.game)
         return Submitted(version=appended.version, first=version + 1, awaiting=awaiting)
 
     async def _decide(self, state: Any, version: int) -> list:
@@ -162,10 +165,19 @@ class _Attempt:
 
 async def record_rejected(games: GameService, game: str, version: int, seat: int | None, command: Any, code: str,
                           message: str) -> None:
-    """Who tried what, when, and why it was refused: kept for audits, the game is unchanged."""
+    """Who tried what, when, and why it was refused: kept for audits, the game is unchanged. The log
+    keeps the newest REJECTED_KEPT entries, each command at most REJECTED_COMMAND_BYTES long."""
+    body = JSON.encode(command)
+    if len(body) > REJECTED_COMMAND_BYTES:
+        body = JSON.encode({"type": _tag(command), "truncated": len(body)})
     await games.store.redis.xadd(games.store.keys(game).rejected, {
         "at": now_ms(), "version": version, "seat": "" if seat is None else seat, "code": code,
-        "message": message, "command": JSON.encode(command)})
+        "message": message[:500], "command": body}, maxlen=REJECTED_KEPT, approximate=False)
+
+
+def _tag(command: Any) -> str | None:
+    config = getattr(type(command), "__struct_config__", None)
+    return None if config is None else config.tag
 
 
 async def rejected(games: GameService, game: str) -> list[dict]:

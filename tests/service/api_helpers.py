@@ -11,6 +11,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from domain.pantheon.random_play import random_command
+from service.config import QuotaSettings
 from service.http.app import create_app
 from service.store.streams import EventStore
 from service.write import GameService
@@ -44,9 +45,14 @@ async def serve(app):
         await task
 
 
+# Tests play as fast as they can from one address: limits far above what they do (the quota tests
+# set their own).
+RELAXED = QuotaSettings(create="10000/minute", commands="10000/second", ai_games=1000, streams=1000)
+
+
 def api_client(redis_url: str, prefix: str, **options):
     """A client of an app on this Redis and key prefix."""
-    return serve(create_app(redis_url, prefix, PARTITIONS, **options))
+    return serve(create_app(redis_url, prefix, PARTITIONS, **{"quotas": RELAXED, **options}))
 
 
 @asynccontextmanager

@@ -45,7 +45,10 @@ async def test_a_fork_of_an_ended_game_over_http_starts_at_its_version_and_the_l
         child = forked.json()["game"]
         assert (await client.get(f"/games/{child}/view")).json()["view"] == \
             (await client.get(f"/games/{game}/view", params={"at": at})).json()["view"]
-        lobby = {g["game"]: g for g in (await client.get("/games")).json()}
+        running = (await client.get("/games")).json()
+        ended = (await client.get("/games", params={"status": "finished"})).json()
+        assert game not in [g["game"] for g in running] and game in [g["game"] for g in ended]
+        lobby = {g["game"]: g for g in running + ended}
         assert lobby[child]["lineage"]["parent"] == game and lobby[child]["lineage"]["at"] == at
         assert lobby[game]["lineage"] is None
         inside = await client.post(f"/games/{game}/fork", json={"at": 2, "seats": [{"type": "human"}] * 2})

@@ -15,7 +15,7 @@ from schemathesis.python import asgi
 
 from service.http.app import create_app
 
-from ..api_helpers import PARTITIONS
+from ..api_helpers import PARTITIONS, RELAXED
 
 STREAM_TIMEOUT = 0.3  # seconds: an open game's event stream never ends by itself
 # 30 examples per operation and phase: well over a thousand requests in all. Every check is on;
@@ -74,7 +74,7 @@ def map_case(context, case):
 def app(redis_url):
     """The app under test on the test Redis, with one real game; its keys are removed afterwards."""
     prefix = f"test-{uuid.uuid4().hex[:10]}"
-    app = create_app(redis_url, prefix, PARTITIONS)
+    app = create_app(redis_url, prefix, PARTITIONS, quotas=RELAXED)  # generated requests come fast, from one address
     with asgi.get_client(app) as client:
         game = client.post("/games", json={"seats": [{"type": "human"}, {"type": "human"}]}).json()["game"]
         REAL.update(game=game, tokens=[client.post(f"/games/{game}/seats/{s}/claim").json()["token"] for s in (0, 1)])

@@ -212,3 +212,27 @@ async def test_reading_a_stream_as_one_msgpack_array_gives_what_the_store_reads(
     for after, until in ((0, None), (5, 9), (head, None), (0, 1), (head - 1, head)):
         assert await read_envelopes(store, game, after, until) == await store.read(game, after, until)
     assert await read_envelopes(store, "no-such-game") == []
+
+
+async def test_the_feed_keeps_only_what_a_group_has_not_read_and_acknowledged(store, service):
+    games = await new_games(service, 3)
+    await play(service, games, 5, random.Random(21))
+    first = await projector(store)
+    await first.drain()
+    feeds = store.feed_keys()
+    assert sum([await store.redis.xlen(f) for f in feeds]) > 0  # before: every append is still there
+
+    assert sum([await first.trim(f) for f in feeds]) > 0
+    assert [await store.redis.xlen(f) for f in feeds] == [0] * len(feeds)
+
+    # an entry read by a consumer that dies before acking it stays, for another to claim
+    await play(service, games[:1], 1, random.Random(22))
+    [feed] = [f for f in feeds if await store.redis.xlen(f)]
+    await store.redis.xreadgroup(GROUP, "doomed", {feed: ">"}, count=10)
+    await play(service, games[:1], 1, random.Random(23))
+    await first.trim(feed)
+    assert await store.redis.xlen(feed) == 2  # the pending one and the one nobody has read
+    heir = await projector(store, claim_idle_ms=0)
+    await heir.drain()
+    assert (await pending(store)) == 0
+    assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
