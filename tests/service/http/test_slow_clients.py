@@ -98,7 +98,7 @@ def test_a_client_that_stops_sending_its_head_is_disconnected_at_the_header_time
     for head, when, answer in zip(heads, closed, got):
         assert when is not None, f"after {head!r} the server still held the connection 3.5 s later"
         assert 0.8 <= when <= 2.5, (head, when)
-        assert answer == b"" or _status(answer) == 408, answer
+        assert (_status(answer) == 408) if head else answer == b"", answer  # 408 once some of it came
 
 
 def _trickle(sock: socket.socket, start: float, within: float = 4) -> tuple[float | None, int]:
@@ -252,15 +252,16 @@ def test_connections_beyond_the_cap_are_answered_503_and_closed_at_once(redis_ur
             start = time.monotonic()
             extra = [_connect(base, b"GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n") for _ in range(200)]
             try:
-                most = max(_open_files(process.pid) for _ in range(20))
                 closed, got = _closing_times(extra, start, within=3)
+                # the clients still hold their ends open: the server holds none of them
+                holding = _open_files(process.pid)
             finally:
                 for sock in extra:
                     sock.close()
             assert closed.count(None) == 0, f"{closed.count(None)} of 200 connections over the cap were held"
             assert max(closed) < 1.5, max(closed)
-            assert {_status(g) for g in got if g} <= {503}
-            assert most <= baseline + cap + 20, (baseline, most)
+            assert [_status(g) for g in got] == [503] * 200
+            assert holding <= baseline + cap + 10, (baseline, holding)
         finally:
             for sock in held:
                 sock.close()
