@@ -76,16 +76,15 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if self.conn.their_state is h11.IDLE:  # a request's head is coming
-            if self._head_too_large(data):
-                log.warning("Refused a request: its head is over %d bytes.", self.max_header_bytes)
-                self._close(HEAD_TOO_LARGE)
-                return
-            if self._head_deadline is None:  # the first byte of the next request on a kept-alive connection
-                self._start_head_deadline()
+        if self.conn.their_state is h11.IDLE and self._head_too_large(data):  # a request's head is coming
+            log.warning("Refused a request: its head is over %d bytes.", self.max_header_bytes)
+            self._close(HEAD_TOO_LARGE)
+            return
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:  # the head is complete (or the connection is done)
             self._stop_head_deadline()
+        elif self._head_deadline is None and not self.transport.is_closing():
+            self._start_head_deadline()  # the first bytes of the next request on a kept-alive connection
 
     def _head_too_large(self, data: bytes) -> bool:
         buffered = self.conn.trailing_data[0]

@@ -2,18 +2,22 @@
 request head that stalls or trickles is cut off by the total header deadline, hundreds of such
 connections neither block a normal client nor stay open, an oversized head is a 431, an idle
 keep-alive connection is closed, and connections beyond the cap are answered 503 and closed at once
-instead of eating the process's file descriptors.
+instead of eating the process's file descriptors (and the cap fits the open-files limit).
 
 Every test runs its own API with short limits (about a second) and bounds each wait itself."""
 
 from __future__ import annotations
 
 import os
+import resource
 import selectors
 import socket
 import time
 
 import httpx
+
+from service.config import Settings
+from service.http.server import SPARE_FILES, guarded_protocol
 
 from ..live import live_api, live_api_process
 
@@ -275,3 +279,14 @@ def test_connections_beyond_the_cap_are_answered_503_and_closed_at_once(redis_ur
             time.sleep(0.05)
         else:
             raise AssertionError("the API refused a client after the held connections closed")
+
+
+def test_the_connection_cap_is_lowered_to_fit_the_open_files_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    limit = min(300, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+    try:
+        assert guarded_protocol(Settings(max_connections=1000)).max_connections == limit - SPARE_FILES
+        assert guarded_protocol(Settings(max_connections=100)).max_connections == 100
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
