@@ -48,3 +48,10 @@ class Settings:
     cors_origins: tuple[str, ...] = field(default_factory=lambda: _env_list("PANTHEON_CORS_ORIGINS"))
     quotas: QuotaSettings = field(default_factory=QuotaSettings.from_env)
     idempotency_ttl_s: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_IDEMPOTENCY_TTL_S", "86400")))
+    # slow and idle clients (service/http/server.py): a request's head must be complete within
+    # header_timeout_s and at most max_header_bytes long; an idle kept-alive connection is closed
+    # after keep_alive_s; beyond max_connections open connections a new one is answered 503
+    header_timeout_s: float = field(default_factory=lambda: float(os.environ.get("PANTHEON_HEADER_TIMEOUT_S", "10")))
+    keep_alive_s: float = field(default_factory=lambda: float(os.environ.get("PANTHEON_KEEP_ALIVE_S", "5")))
+    max_header_bytes: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_MAX_HEADER_BYTES", "16384")))
+    max_connections: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_MAX_CONNECTIONS", "1000")))

@@ -19,17 +19,14 @@ def _require_redis(settings: Settings) -> str:
 
 
 def run_api(settings: Settings, redis_url: str | None = None) -> None:
-    """Serve the HTTP API with uvicorn until interrupted."""
-    import uvicorn
-
+    """Serve the HTTP API with uvicorn (bounded against slow and idle clients) until interrupted."""
     from service.http.app import create_app
+    from service.http.server import run_server
 
     app = create_app(redis_url or _require_redis(settings), prefix=settings.prefix, partitions=settings.partitions,
                      idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins,
                      quotas=settings.quotas)
-    # proxy_headers off: uvicorn would believe X-Forwarded-For from 127.0.0.1; the app decides whom
-    # to believe (PANTHEON_TRUSTED_PROXIES)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", proxy_headers=False)
+    run_server(app, settings)
 
 
 def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool = False,

@@ -31,6 +31,13 @@ def free_port() -> int:
 @contextmanager
 def live_api(redis_url: str, prefix: str, **env: str) -> Iterator[str]:
     """Start `pantheon api` with these extra settings; its base URL until the block ends."""
+    with live_api_process(redis_url, prefix, **env) as (base, _):
+        yield base
+
+
+@contextmanager
+def live_api_process(redis_url: str, prefix: str, **env: str) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`live_api`, also giving the process (for tests that look at what it holds, e.g. its open files)."""
     port = free_port()
     environment = dict(os.environ, REDIS_URL=redis_url, PANTHEON_PORT=str(port), PANTHEON_PREFIX=prefix,
                        PANTHEON_FEED_PARTITIONS="4", **RELAXED_ENV)
@@ -48,7 +55,7 @@ def live_api(redis_url: str, prefix: str, **env: str) -> Iterator[str]:
                 pass
             assert process.poll() is None and time.monotonic() < deadline, "the API did not start"
             time.sleep(0.05)
-        yield base
+        yield base, process
     finally:
         process.terminate()
         try:
