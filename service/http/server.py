@@ -5,9 +5,10 @@ or trickles it a byte at a time, is held forever (its keep-alive timer is armed 
 response and cancelled by any byte), a head that arrives in one read is not size-checked, and it
 accepts every connection. This module owns those limits and nothing else (`run_server`):
 
-- a header deadline: a request's head must be complete within `header_timeout_s` of the
-  connection's acceptance, or of the first byte of the next request on a kept-alive connection,
-  however the bytes trickle in; else 408 (if any of it came) and the connection is closed;
+- a request deadline: a request's head, and its body if it has one, must be complete within
+  `header_timeout_s` of the connection's acceptance, or of the first byte of the next request on a
+  kept-alive connection, however the bytes trickle in; else 408 (if any of it came) and the
+  connection is closed;
 - a head (request line, headers, blank line) over `max_header_bytes` is a 431 and a close, whether
   it comes whole or in pieces;
 - beyond `max_connections` open connections a new one is answered 503 at once and closed, so a
@@ -45,7 +46,8 @@ def _answer(status: int, code: str, detail: str, *headers: str) -> bytes:
     return "\r\n".join(head).encode() + b"\r\n\r\n" + body
 
 
-HEAD_TIMEOUT = _answer(408, "request_timeout", "The request's head did not arrive in time.")
+HEAD_TIMEOUT = _answer(408, "request_timeout", "The request did not arrive in time.")
+_ARRIVING = (h11.IDLE, h11.SEND_BODY)  # the client's states while its request is still coming
 HEAD_TOO_LARGE = _answer(431, "request_header_too_large", "The request line and headers are too large.")
 TOO_MANY_CONNECTIONS = _answer(503, "too_many_connections", "The server has too many open connections; "
                                "try again shortly.", "retry-after: 1")
@@ -81,7 +83,7 @@ class GuardedH11Protocol(H11Protocol):
             self._close(HEAD_TOO_LARGE)
             return
         super().data_received(data)
-        if self.conn.their_state is not h11.IDLE:  # the head is complete (or the connection is done)
+        if self.conn.their_state not in _ARRIVING:  # the request is complete (or the connection is done)
             self._stop_head_deadline()
         elif self._head_deadline is None and not self.transport.is_closing():
             self._start_head_deadline()  # the first bytes of the next request on a kept-alive connection
@@ -103,8 +105,9 @@ class GuardedH11Protocol(H11Protocol):
 
     def _head_timed_out(self) -> None:
         self._head_deadline = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
-            self._close(HEAD_TIMEOUT if self.conn.trailing_data[0] else b"")
+        if self.conn.their_state in _ARRIVING and not self.transport.is_closing():
+            started = self.conn.their_state is h11.SEND_BODY or self.conn.trailing_data[0]
+            self._close(HEAD_TIMEOUT if started else b"")
 
     def _close(self, answer: bytes) -> None:
         if answer:

@@ -139,6 +139,17 @@ def test_a_client_trickling_its_head_is_cut_off_by_the_total_deadline_not_a_per_
     assert 0.8 <= closed_at <= 2.5 and sent >= 6, (closed_at, sent)
 
 
+def test_a_client_trickling_its_body_is_cut_off_by_the_same_deadline(redis_url, prefix):
+    head = (b"POST /games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 2000\r\n\r\n{\"seats\": ")
+    with live_api(redis_url, prefix, PANTHEON_HEADER_TIMEOUT_S="1") as base:
+        start = time.monotonic()
+        with _connect(base, head) as sock:
+            closed_at, sent = _trickle(sock, start)  # any answer before the close must be a 408
+    assert closed_at is not None, f"the server still took a body byte every 0.1 s after 4 s ({sent} bytes)"
+    assert 0.8 <= closed_at <= 2.5, (closed_at, sent)
+
+
 def test_hundreds_of_stalled_heads_neither_block_a_normal_client_nor_stay_open(redis_url, prefix):
     with live_api_process(redis_url, prefix, PANTHEON_HEADER_TIMEOUT_S="2") as (base, process):
         baseline = _open_files(process.pid)
