@@ -122,6 +122,7 @@ class GameTruth:
         self.hex_windows: set[str] = set()  # every 16-digit run of the seed, the hashes, the AI view hashes
         self._states: dict[int, State] = {}
         self._current: State | None = None  # the state at `version`, evolved as events arrive
+        self._feeds: dict[int | None, list[str]] = {}  # viewer -> its redacted events, as text
         self.decider = None
 
     async def refresh(self) -> None:
@@ -158,6 +159,14 @@ class GameTruth:
                 self._states.pop(next(iter(self._states)))
             self._states[version] = fold(self.decider, self.events[:version])
         return self._states[version]
+
+    def feed_text(self, viewer: int | None) -> str:
+        """The viewer's redacted events in the renderings a text could use: what it may read anyway."""
+        feed = self._feeds.setdefault(viewer, [])
+        for event in self.events[len(feed):]:
+            shown = normal(TRUE_REDACT(event, viewer))
+            feed.append(f"{json.dumps(shown)} {json.dumps(shown, separators=(',', ':'))} {shown!r}")
+        return "\n".join(feed)
 
     def callers(self) -> list[Caller]:
         return ([Caller("spectator", None, None), Caller("admin", None, self.admin)]
@@ -357,12 +366,14 @@ class Moment:
         return self._texts
 
     def _legit_text(self, state: State) -> str:
+        """What the caller may read anyway: its view, its options and its event feed (a rendering
+        found there is not distinctive: a public discard can look like a hidden hand)."""
         seat = self.caller.seat
         legit = [TRUE_PUBLIC_VIEW(state) if seat is None else TRUE_SEAT_VIEW(state, seat)]
         if seat is not None:
             legit.append(TRUE_LEGAL_OPTIONS(state, seat))
-        return " ".join(json.dumps(normal(v)) + json.dumps(normal(v), separators=(",", ":")) + repr(normal(v))
-                        for v in legit)
+        return " ".join([json.dumps(normal(v)) + json.dumps(normal(v), separators=(",", ":")) + repr(normal(v))
+                         for v in legit] + [self.truth.feed_text(seat)])
 
     def scan_free_text(self, route: str, text: str) -> None:
         for what, rendering in self._hidden_texts():
@@ -370,11 +381,14 @@ class Moment:
                 self.found(route, f"{what} ({rendering}) in the body")
 
     # -- routes
-    def check(self, route: str, kind: str, status: int, text: str, body: Any, **ctx: Any) -> None:
-        """Check one response of route `kind` (its status, text and decoded body)."""
+    def check(self, route: str, kind: str, status: int, text: str, body: Any, headers: dict | None = None,
+              **ctx: Any) -> None:
+        """Check one response of route `kind` (its status, text, decoded body and headers)."""
         if status >= 500:
             self.found(route, f"status {status}: {text[:200]}")
         self.scan_text(route, text)
+        if headers:
+            self.scan_text(f"{route} (headers)", "\n".join(f"{k}: {v}" for k, v in headers.items()))
         if self.finished:
             return
         checker = getattr(self, f"_{kind}", None)
@@ -647,7 +661,7 @@ class Sweeper:
         body = answer.text
         if answer.status < 300 and answer.headers.get("content-type", "").startswith("application/json"):
             body = answer.json()
-        moment.check(route, kind, answer.status, answer.text, body)
+        moment.check(route, kind, answer.status, answer.text, body, answer.headers)
         return answer
 
     def _count(self, answer: Answer) -> None:
@@ -792,12 +806,17 @@ class Sweeper:
         await self.get(moment, "GET /export", "export", f"{g}/export")
         await self.get(moment, "GET /metrics", "metrics", "/metrics")
         stream_after = max(0, v - rnd.randint(1, 30))
-        answer = await self.api.stream(f"{g}/stream", caller.headers(), {"after": stream_after}, v, self.stream_timeout)
+        if rnd.random() < 0.5:
+            route, params, headers = "GET /stream?after=N", {"after": stream_after}, caller.headers()
+        else:
+            route, params, headers = "GET /stream (Last-Event-ID)", {}, {**caller.headers(),
+                                                                         "Last-Event-ID": str(stream_after)}
+        answer = await self.api.stream(f"{g}/stream", headers, params, v, self.stream_timeout)
         self._count(answer)
         if answer.status == 200 and _last_id(answer.text) < v:
-            moment.found("GET /stream?after=N", f"the stream sent up to {_last_id(answer.text)}, not {v}")
-        moment.check("GET /stream?after=N", "events", answer.status, answer.text,
-                     sse_data(answer.text) if answer.status == 200 else None)
+            moment.found(route, f"the stream sent up to {_last_id(answer.text)}, not {v}")
+        moment.check(route, "events", answer.status, answer.text, sse_data(answer.text) if answer.status == 200 else None,
+                     answer.headers)
 
     async def wrong_requests(self, moment: Moment) -> None:
         """Requests that must be refused; their error bodies are scanned like any other."""
