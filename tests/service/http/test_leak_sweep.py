@@ -156,16 +156,14 @@ async def _play_to_a_fork_point(api, referee, game: str, tokens: dict[int, str],
         assert answer.status == 201, answer.text
 
 
-async def _play_to_the_end(api, referee, game: str, tokens: dict[int, str], rnd: random.Random) -> None:
+async def _play_to_the_end(referee, game: str, rnd: random.Random) -> None:
+    """Random commands until the end, submitted by the referee for whichever seat is awaited."""
     while True:
-        version, state = await referee.state_at(game)
+        _, state = await referee.state_at(game)
         if state.finished:
             return
         seat = state.agenda[0].seat
-        answer = await api.request("POST", f"/games/{game}/commands", headers=bearer(tokens[seat]),
-                                   json=msgspec.to_builtins(random_command(state, seat, rnd)),
-                                   params={"expected_version": version})
-        assert answer.status == 201, answer.text
+        await referee.submit(game, seat, msgspec.to_builtins(random_command(state, seat, rnd)))
 
 
 async def test_a_fork_of_a_running_game_shows_the_forker_nothing_hidden(redis_url, prefix):
@@ -196,8 +194,8 @@ async def test_a_fork_of_a_running_game_shows_the_forker_nothing_hidden(redis_ur
         child_tokens = {}
         for s in range(3):
             claimed = await api.request("POST", f"/games/{child}/seats/{s}/claim")
-            assert claimed.status == 201, claimed.text
-            child_tokens[s] = claimed.json()["token"]
+            if claimed.status == 201:  # (a fork may come with the forker's seat already taken)
+                child_tokens[s] = claimed.json()["token"]
         callers = [("spectator", None), ("the fork's admin", forked.json()["admin_token"])] + [
             (f"the fork's seat {s}", t) for s, t in child_tokens.items()]
 
@@ -241,7 +239,7 @@ async def test_a_fork_of_a_running_game_shows_the_forker_nothing_hidden(redis_ur
                 found.append(f"{route}: a hash or the seed of the running parent ({min(hits)}…)")
 
         # Play the fork to its end: its export then shows everything it was dealt at the fork point.
-        await _play_to_the_end(api, referee, child, child_tokens, rnd)
+        await _play_to_the_end(referee, child, rnd)
         export = await api.request("GET", f"/games/{child}/export")
         assert export.status == 200, export.text
         hits = set().union(*(windows(m) for m in _HEX_RUN.findall(export.text))) & parent_secrets
