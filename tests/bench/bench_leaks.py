@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -45,7 +46,8 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--live", action="store_true", help="against a `pantheon api` process")
     args = p.parse_args()
-    server = EmbeddedRedis(tempfile.mkdtemp(prefix="bench-leaks-"))
+    directory = tempfile.mkdtemp(prefix="bench-leaks-")
+    server = EmbeddedRedis(directory)
     prefix = f"bench-leaks-{uuid.uuid4().hex[:6]}"
     started = time.perf_counter()
     try:
@@ -56,6 +58,7 @@ def main() -> None:
             report = asyncio.run(sweep(server.url, prefix, args.games, args.moments, args.seed, None))
     finally:
         server.close()
+        shutil.rmtree(directory, ignore_errors=True)
     for finding in report.findings[:20]:
         print(finding)
     print(json.dumps({**report.summary(), "api": "live process" if args.live else "in process",
