@@ -1,12 +1,15 @@
-"""Schemathesis against the app: generated requests for every operation of the served document, all checks."""
+"""Schemathesis against the app, in process and as a real `pantheon api` process over HTTP: generated
+requests for every operation of the served document, all checks."""
 
 # The checks: no server errors, documented statuses, content types and schemas, invalid data
 # rejected, valid data accepted, auth enforced, Allow headers, unsupported methods answered 405.
 
 from __future__ import annotations
 
+import copy
 import uuid
 
+import httpx
 import pytest
 import redis
 import schemathesis
@@ -16,6 +19,7 @@ from schemathesis.python import asgi
 from service.http.app import create_app
 
 from ..api_helpers import PARTITIONS, RELAXED
+from ..live import live_api
 
 STREAM_TIMEOUT = 0.3  # seconds: an open game's event stream never ends by itself
 # 30 examples per operation and phase: well over a thousand requests in all. Every check is on;
@@ -45,7 +49,11 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409"]
 # work with pytest 9.2: it sets `request.node._nodeid`, which pytest no longer has.)
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", create_app("redis://127.0.0.1:1/0", "unused"),
                                         config=CONFIG)
+# The same document, for requests to a real API process over HTTP (its address is known only once
+# the `live` fixture has started it).
+live_schema = schemathesis.openapi.from_dict(copy.deepcopy(schema.raw_schema), config=CONFIG)
 REAL: dict = {}  # the real game's id and its seat tokens, while the app fixture lives
+LIVE_REAL: dict = {}  # the same for the live process
 
 
 def _half(value: object) -> bool:
@@ -53,21 +61,38 @@ def _half(value: object) -> bool:
     return str(value)[-1:] in "02468aceAC"
 
 
-@schema.hook
-def map_case(context, case):
-    """Schemathesis cannot guess ids or tokens: half the valid requests aim at the real game, and
-    most of those act as one of its seats, so that commands reach the rules with whatever they carry."""
-    generated = (case.path_parameters or {}).get("game_id")
-    positive = case.meta is not None and case.meta.generation.mode.is_positive
-    if not (positive and REAL and isinstance(generated, str) and _half(generated)):
+def _aim_at(real: dict):
+    def map_case(context, case):
+        """Schemathesis cannot guess ids or tokens: half the valid requests aim at the real game, and
+        most of those act as one of its seats, so that commands reach the rules with whatever they carry."""
+        generated = (case.path_parameters or {}).get("game_id")
+        positive = case.meta is not None and case.meta.generation.mode.is_positive
+        if not (positive and real and isinstance(generated, str) and _half(generated)):
+            return case
+        case.path_parameters = {**case.path_parameters, "game_id": real["game"]}
+        if generated[0] != "0":
+            seat = int(_half(generated[:-1]))
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {real['tokens'][seat]}"}
+            if isinstance(case.body, dict) and "seat" in case.body:
+                case.body = {**case.body, "seat": seat}
         return case
-    case.path_parameters = {**case.path_parameters, "game_id": REAL["game"]}
-    if generated[0] != "0":
-        seat = int(_half(generated[:-1]))
-        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {REAL['tokens'][seat]}"}
-        if isinstance(case.body, dict) and "seat" in case.body:
-            case.body = {**case.body, "seat": seat}
-    return case
+
+    return map_case
+
+
+schema.hook(_aim_at(REAL))
+live_schema.hook(_aim_at(LIVE_REAL))
+
+
+def _remove_keys(redis_url: str, prefix: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
+    if keys:
+        client.delete(*keys)
+    for queue in client.smembers("rq:queues"):
+        if prefix.encode() in queue:
+            client.srem("rq:queues", queue)
+    client.close()
 
 
 @pytest.fixture(scope="module")
@@ -81,14 +106,31 @@ def app(redis_url):
     yield app
     REAL.clear()
     asgi.shutdown_lifespans()
-    client = redis.Redis.from_url(redis_url)
-    keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
+    _remove_keys(redis_url, prefix)
+
+
+@pytest.fixture(scope="module")
+def live(redis_url):
+    """A real `pantheon api` process on the test Redis, with one real game; its keys are removed afterwards."""
+    prefix = f"test-{uuid.uuid4().hex[:10]}"
+    try:
+        with live_api(redis_url, prefix) as base, httpx.Client(base_url=base, timeout=10) as client:
+            game = client.post("/games", json={"seats": [{"type": "human"}, {"type": "human"}]}).json()["game"]
+            LIVE_REAL.update(game=game, tokens=[client.post(f"/games/{game}/seats/{s}/claim").json()["token"]
+                                                for s in (0, 1)])
+            yield base
+    finally:
+        LIVE_REAL.clear()
+        _remove_keys(redis_url, prefix)
 
 
 @schema.parametrize()
 def test_the_api_conforms_to_its_openapi_document(case, app):
     timeout = STREAM_TIMEOUT if case.path.endswith("/stream") else 10
     case.call_and_validate(app=app, timeout=timeout)
+
+
+@live_schema.parametrize()
+def test_the_live_api_process_conforms_to_its_openapi_document(case, live):
+    timeout = STREAM_TIMEOUT if case.path.endswith("/stream") else 10
+    case.call_and_validate(base_url=live, timeout=timeout)

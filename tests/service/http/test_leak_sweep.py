@@ -1,0 +1,224 @@
+"""The leak sweep: random games of 2, 3 and 4 players (some with an AI seat) played over HTTP; at
+several moments and at the end every caller (spectator, admin, each seat) reads every route of the
+game, and the detector of tests/service/leaks.py looks in every response for anything hidden from
+that caller at that moment. 0 leaks is the bar. The full run of 200 games is the benchmark
+`tests/bench/bench_leaks.py` (its figure is in the README); the suite sweeps a part of it, in
+process and against a real API process, and shows that the detector finds planted leaks."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import re
+
+import msgspec
+import pytest
+
+import service.http.audit as audit_routes
+import service.http.games as game_routes
+import service.http.play as play_routes
+import service.write.reads as reads
+from domain.pantheon.bots.knowledge import seat_knowledge
+from domain.pantheon.random_play import random_command
+from domain.pantheon.vocabulary import CARDS
+from projections.board import BoardProjection
+
+from ..api_helpers import bearer, referee_service
+from ..leaks import (
+    GameTruth,
+    in_process,
+    over_http,
+    projector_on,
+    run_sweep,
+    windows,
+)
+from ..live import live_api
+
+# Games per number of players in the suite's sweep (the benchmark plays 200 in all); fewer when
+# the service tests run a second time on another Redis (scripts/test: REDIS_URL), as the sweep
+# is about the server's answers, not the Redis under it.
+GAMES_PER_COUNT = int(os.environ.get("PANTHEON_LEAK_GAMES_PER_COUNT", "5" if os.environ.get("REDIS_URL") else "20"))
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{16,}")
+
+
+def _report(report) -> str:
+    return "\n".join([str(report.summary())] + [str(f) for f in report.findings[:40]])
+
+
+async def test_random_games_swept_in_process_show_no_caller_anything_hidden_from_it(redis_url, prefix):
+    async with in_process(redis_url, prefix) as api, referee_service(redis_url, prefix) as referee, \
+            projector_on(referee) as projector:
+        report = await run_sweep(api, referee, {2: GAMES_PER_COUNT, 3: GAMES_PER_COUNT, 4: GAMES_PER_COUNT},
+                                 seed=2026, projector=projector)
+    print(report.summary())
+    assert report.games == 3 * GAMES_PER_COUNT and report.ai_games > 0 and report.refused > 0
+    assert report.responses > 200 * report.games
+    assert report.findings == [], _report(report)
+
+
+async def test_random_games_swept_against_a_live_api_process_show_no_caller_anything_hidden(redis_url, prefix):
+    with live_api(redis_url, prefix) as base:
+        async with over_http(base) as api, referee_service(redis_url, prefix) as referee, \
+                projector_on(referee) as projector:
+            report = await run_sweep(api, referee, {2: 1, 3: 1, 4: 1}, seed=11, projector=projector)
+    print(report.summary())
+    assert report.games == 3 and report.responses > 300
+    assert report.findings == [], _report(report)
+
+
+# --- the detector can fail: leaks planted in the in-process app ----------------------------------
+
+def _unredacted_events(monkeypatch):
+    original = reads.public_envelope
+    monkeypatch.setattr(reads, "public_envelope", lambda decider, e, viewer: original(
+        dataclasses.replace(decider, redact=lambda event, viewer: event), e, viewer))
+
+
+def _another_seats_hand_in_the_seat_view(monkeypatch):
+    original = BoardProjection.view
+
+    def view(self, model, seat=None):
+        shown = original(self, model, seat)
+        if seat is not None and model is not None:
+            other = model.seats[(seat + 1) % len(model.seats)]
+            shown["you"] = {**shown["you"], "hand": {c: n for c, n in zip(CARDS, other.hand) if n}}
+        return shown
+
+    monkeypatch.setattr(BoardProjection, "view", view)
+
+
+def _seed_in_the_status(monkeypatch):
+    original = game_routes.game_detail
+
+    async def detail(service, game):
+        shown = await original(service, game)
+        return msgspec.structs.replace(shown, seed=(await service.meta(game))["seed"].decode())
+
+    monkeypatch.setattr(game_routes, "game_detail", detail)
+
+
+def _hashes_in_the_feed(monkeypatch):
+    monkeypatch.setattr(play_routes, "_redacted", lambda events, finished: events)
+
+
+def _seed_in_the_audit(monkeypatch):
+    original = audit_routes.load_export
+
+    async def load(store, game):
+        header, envelopes = await original(store, game)
+        seed = (await store.meta(game))["seed"].decode()
+        return msgspec.structs.replace(header, seed=seed), envelopes
+
+    monkeypatch.setattr(audit_routes, "load_export", load)
+
+
+STREAM = ("GET /stream?after=N", "GET /stream (Last-Event-ID)")
+PLANTS = {
+    # plant: (how, the routes where the sweep must find it: each entry is one route, or a tuple of which one will do)
+    "events not redacted": (_unredacted_events, ["GET /events", "GET /events?after=N", STREAM]),
+    "another seat's hand in a seat view": (_another_seats_hand_in_the_seat_view,
+                                           ["GET /view", "GET /view?at=N", "GET /view?min_version=V"]),
+    "the seed in a running game's status": (_seed_in_the_status, ["GET /games/{id}"]),
+    "hashes in the feed before the end": (_hashes_in_the_feed, ["GET /events", "GET /events?after=N", STREAM]),
+    "the audit knowing the seed before the end": (_seed_in_the_audit, ["GET /audit"]),
+}
+
+
+@pytest.mark.parametrize("plant", sorted(PLANTS))
+async def test_the_sweep_finds_a_planted_leak(redis_url, prefix, monkeypatch, plant):
+    how, routes = PLANTS[plant]
+    how(monkeypatch)
+    async with in_process(redis_url, prefix) as api, referee_service(redis_url, prefix) as referee, \
+            projector_on(referee) as projector:
+        report = await run_sweep(api, referee, {3: 1}, seed=5, projector=projector, moments=6)
+    found = {f.route for f in report.findings}
+    missed = [route for route in routes if not found & ({route} if isinstance(route, str) else set(route))]
+    assert not missed, _report(report)
+    print(plant, "->", sorted(found), report.findings[0])
+
+
+# --- forks of running games (being redesigned: expected to fail until then) ---------------------
+
+async def _play_to_a_fork_point(api, referee, game: str, tokens: dict[int, str], rnd: random.Random) -> int:
+    """Play random commands until seats 1 and 2 hold 5 cards or more, the draw pile 5 or more,
+    and seat 1 has drawn from the pile: a moment with plenty hidden from seat 0."""
+    while True:
+        version, state = await referee.state_at(game)
+        hands = [sum(seat.hand) for seat in state.seats]
+        if version > 60 and min(hands[1:]) >= 5 and sum(state.draw_pile) >= 5:
+            return version
+        assert not state.finished
+        seat = state.agenda[0].seat
+        answer = await api.request("POST", f"/games/{game}/commands", headers=bearer(tokens[seat]),
+                                   json=msgspec.to_builtins(random_command(state, seat, rnd)),
+                                   params={"expected_version": version})
+        assert answer.status == 201, answer.text
+
+
+async def _play_to_the_end(referee, game: str, rnd: random.Random) -> None:
+    """Random commands until the end, submitted by the referee for whichever seat is awaited."""
+    while True:
+        _, state = await referee.state_at(game)
+        if state.finished:
+            return
+        seat = state.agenda[0].seat
+        await referee.submit(game, seat, msgspec.to_builtins(random_command(state, seat, rnd)))
+
+
+async def test_a_fork_of_a_running_game_shows_the_forker_nothing_hidden(redis_url, prefix):
+    """Seat 0 forks a running 3-player game and reads the fork with every one of its tokens: no
+    hash or seed of the running parent shows anywhere, the export stays sealed until the parent
+    ends, and the only input to the fork's deal is what seat 0 knew (its first command carries
+    exactly seat 0's knowledge at the fork point; everything else comes from the fork's own seed)."""
+    rnd = random.Random(31)
+    found: list[str] = []
+    async with in_process(redis_url, prefix) as api, referee_service(redis_url, prefix) as referee:
+        created = (await api.request("POST", "/games", json={"seats": [{"type": "human"}] * 3})).json()
+        parent = created["game"]
+        tokens = {s: (await api.request("POST", f"/games/{parent}/seats/{s}/claim")).json()["token"] for s in range(3)}
+        at = await _play_to_a_fork_point(api, referee, parent, tokens, rnd)
+        truth = GameTruth(referee, parent, created["admin_token"], tokens)
+        await truth.refresh()
+        hidden = truth.state(at)
+        parent_secrets = set(truth.hex_windows)
+
+        forked = await api.request("POST", f"/games/{parent}/fork", headers=bearer(tokens[0]),
+                                   json={"at": at, "seats": [{"type": "human"}] * 3})
+        assert forked.status == 201, forked.text
+        child = forked.json()["game"]
+        if forked.json()["commitment"] == created["commitment"]:
+            found.append("the fork has the parent's seed (so its undrawn order)")
+        child_tokens = {entry["seat"]: entry["token"] for entry in forked.json()["seats"]}
+        callers = [("spectator", None), ("the fork's admin", forked.json()["admin_token"])] + [
+            (f"the fork's seat {s}", t) for s, t in child_tokens.items()]
+        texts = []
+        for name, token in callers:
+            headers = bearer(token) if token else {}
+            for path, params in ((f"/games/{child}", None), (f"/games/{child}/view", None),
+                                 (f"/games/{child}/view", {"at": 1}), (f"/games/{child}/events", None),
+                                 (f"/games/{child}/score", None), (f"/games/{child}/rejected", None),
+                                 (f"/games/{child}/audit", None), (f"/games/{child}/export", None),
+                                 ("/games", {"limit": 10})):
+                answer = await api.request("GET", path, headers=headers, params=params)
+                texts.append((f"GET {path.replace(child, '{fork}')} as {name}", answer.text))
+        for route, text in texts:
+            hits = set().union(*(windows(m) for m in _HEX_RUN.findall(text))) & parent_secrets
+            if hits:
+                found.append(f"{route}: a hash or the seed of the running parent ({min(hits)}…)")
+
+        stored = await referee.store.read(child, 0, 1)
+        deal = msgspec.msgpack.decode(stored[0].cause, type=truth.decider.command_type)
+        knows = msgspec.to_builtins(seat_knowledge(hidden, 0), order="sorted")
+        if msgspec.to_builtins(deal.knowledge, order="sorted") != knows:
+            found.append("the fork was dealt from more (or other) than what seat 0 knew at the fork point")
+
+        await _play_to_the_end(referee, child, rnd)
+        sealed = await api.request("GET", f"/games/{child}/export")
+        if sealed.status != 409:
+            found.append(f"GET /export of the ended fork while its parent runs answered {sealed.status}")
+        await _play_to_the_end(referee, parent, rnd)
+        export = await api.request("GET", f"/games/{child}/export")
+        assert export.status == 200, export.text
+    assert found == [], "the fork shows seat 0 what it may not see:\n" + "\n".join(found)
+
