@@ -11,9 +11,9 @@ import random
 import time
 
 import msgspec
-from redis.asyncio import Redis
 from rq import get_current_job
 
+from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService, ServiceError
 
@@ -29,7 +29,7 @@ class _Runtime:
 
     def __init__(self, redis_url: str, prefix: str, partitions: int) -> None:
         self.loop = asyncio.new_event_loop()
-        self.client = Redis.from_url(redis_url)
+        self.client = connect(redis_url)
         self.service = GameService(EventStore(self.client, prefix=prefix, partitions=partitions),
                                    on_awaiting=Scheduler(redis_url, prefix, partitions))
         self.prefix = prefix

@@ -10,10 +10,11 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.types import Message, Scope
-from redis.asyncio import Redis
 
 from service.ai.scheduler import Scheduler
 from service.config import QuotaSettings
+from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
+from service.store.connection import connect
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
 from service.write import GameService, ServiceError
 
@@ -85,18 +86,19 @@ def _cors(origins: Sequence[str]) -> CORSConfig | None:
 
 def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
-               cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings()) -> Litestar:
+               cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings(),
+               redis_timeout_s: float = REDIS_TIMEOUT_S) -> Litestar:
     """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
     the browser origins allowed to call it from another origin (none by default); `quotas`: its
     rate limits and quotas."""
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
-        client = Redis.from_url(redis_url)
+        client = connect(redis_url, timeout_s=redis_timeout_s)
         store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
         app.state.service = GameService(store,
                                         on_awaiting=Scheduler(redis_url, prefix, partitions))
-        app.state.quotas = Quotas(redis_url, prefix, quotas)
+        app.state.quotas = Quotas(redis_url, prefix, quotas, timeout_s=redis_timeout_s)
         try:
             yield
         finally:

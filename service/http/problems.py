@@ -10,9 +10,11 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from msgspec import Struct
+from redis.exceptions import RedisError
 
 from domain.kernel import DomainError
 from service.write import ServiceError
+from service.write.errors import store_failure
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://pantheon.example/problems/"
@@ -85,6 +87,11 @@ def _http_error(_: Request, exc: HTTPException) -> Response:
     return problem(exc.status_code, code, detail or exc.detail, headers)
 
 
+def _store_error(_: Request, exc: RedisError) -> Response:
+    """Redis unavailable, full or too slow where nothing was being written: 503, try again."""
+    return _service_error(_, store_failure(exc))
+
+
 def _internal_error(request: Request, exc: Exception) -> Response:
     # The last resort: log everything, tell the client nothing about the internals.
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
@@ -96,6 +103,7 @@ EXCEPTION_HANDLERS = {
     DomainError: _domain_error,
     ValidationException: _validation_error,
     HTTPException: _http_error,
+    RedisError: _store_error,
     Exception: _internal_error,
 }
 
@@ -111,7 +119,9 @@ _DESCRIPTIONS = {
     429: "Over a rate limit or quota (`rate_limited`, `quota_exceeded`); `Retry-After` says when to try again.",
     422: "The rules refuse the command: the domain's code and sentence (e.g. `not_your_turn`); or an "
          "Idempotency-Key already used for another command (`idempotency_key_reused`).",
-    503: "Not ready: the event store does not answer (`not_ready`).",
+    503: "The event store (Redis) is unavailable, full or too slow (`store_unavailable`: nothing changed; "
+         "`outcome_unknown`: a command may have been applied, retry it with the same Idempotency-Key); "
+         "`Retry-After` says when to try again. Health: `not_ready`.",
 }
 
 

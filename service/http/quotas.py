@@ -18,6 +18,7 @@ from litestar import Request
 from redis.asyncio import Redis
 
 from service.config import QuotaSettings
+from service.store.connection import connection_options
 from service.write import ServiceError
 
 STREAM_LEASE_S = 60  # an open stream renews its place this often; a crashed process's places lapse
@@ -29,9 +30,10 @@ def _limits_uri(redis_url: str) -> str:
 
 
 class Quotas:
-    def __init__(self, redis_url: str, prefix: str, settings: QuotaSettings) -> None:
+    def __init__(self, redis_url: str, prefix: str, settings: QuotaSettings, *, timeout_s: float | None = None) -> None:
         self.settings, self.prefix = settings, prefix
-        storage = RedisStorage(_limits_uri(redis_url), implementation="redispy", key_prefix=f"{prefix}:limits")
+        storage = RedisStorage(_limits_uri(redis_url), implementation="redispy", key_prefix=f"{prefix}:limits",
+                               **(connection_options(timeout_s) if timeout_s else connection_options()))
         self.limiter = SlidingWindowCounterRateLimiter(storage)
         self.rates: dict[str, list[RateLimitItem]] = {"create": parse_many(settings.create),
                                                      "commands": parse_many(settings.commands)}

@@ -5,6 +5,7 @@ partitioned feed. All keys of a game share one Redis Cluster hash tag (its feed 
 from __future__ import annotations
 
 import json
+import uuid
 import zlib
 from dataclasses import dataclass
 
@@ -13,7 +14,7 @@ from redis.asyncio import Redis
 from .codec import PACK, UNPACK_ENVELOPE, Envelope
 
 # KEYS: events stream, meta hash, the idempotency key's own string key (unused without a key),
-#       feed stream.
+#       feed stream, this append's receipt (a key that says, for a minute, that it went through).
 # ARGV: expected version, '1' with an idempotency key ('' without), outcome to remember, game id,
 #       last hash, seconds the key is remembered, m (a count of meta fields to set), m field/value
 #       pairs, then one packed envelope per event.
@@ -37,6 +38,7 @@ end
 redis.call('HSET', KEYS[2], 'version', version + n, 'hash', ARGV[5])
 if keyed then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[6]) end
 redis.call('XADD', KEYS[4], '*', 'game', ARGV[4], 'from', version + 1, 'to', version + n)
+redis.call('SET', KEYS[5], '1', 'EX', 60)
 return {'ok', tostring(version + n)}
 """
 # KEYS: the game's meta hash. ARGV: seat, the new token's hash, the invite code's hash ('' for none).
@@ -89,6 +91,11 @@ class GameKeys:
     feed: str
     rejected: str
 
+    @property
+    def receipts(self) -> str:
+        """The prefix of the game's append receipts (each lives a minute)."""
+        return self.meta.rsplit(":", 1)[0] + ":receipt"
+
     def idempotency_key(self, key: str) -> str:
         return f"{self.idempotency}:{key}"
 
@@ -132,9 +139,13 @@ class EventStore:
         args = [expected_version, "1" if idempotency_key else "", outcome, game, last_hash, self.idempotency_ttl_s,
                 len(meta or {}), *pairs]
         args += [PACK.encode(e) for e in envelopes]
-        idem = k.idempotency_key(idempotency_key or "")
-        status, value = await self._append(keys=[k.events, k.meta, idem, k.feed], args=args)
+        idem, receipt = k.idempotency_key(idempotency_key or ""), f"{k.receipts}:{uuid.uuid4().hex}"
+        status, value = await self._append(keys=[k.events, k.meta, idem, k.feed, receipt], args=args)
         if status == b"conflict":
+            # The client library resends a command whose connection failed; if this very append
+            # went through the first time, its receipt says so (and the events are ours).
+            if await self.redis.exists(receipt):
+                return Appended(version=expected_version + len(envelopes))
             raise VersionConflict(int(value))
         if status == b"duplicate":
             return Appended(version=-1, duplicate=True, outcome=value)

@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from redis.exceptions import RedisError
 
 from domain.kernel import Decider, DomainError
 from domain.rng import game_rng
 from service.store.codec import JSON, wrap_batch
 from service.store.streams import VersionConflict
 
-from .errors import ServiceError
+from .errors import ServiceError, store_failure
 from .meta import game_of, now_ms
 
 if TYPE_CHECKING:
@@ -122,13 +123,18 @@ class _Attempt:
     async def run(self) -> Submitted | None:
         """One attempt, holding the game's lock; None when another process appended first.
 
-        It decides on the cached state without asking Redis for newer events: if another process
-        has appended meanwhile, the append's version check refuses it and the next attempt reads."""
+        It decides on the cached state without asking Redis for newer events (the append's version
+        check refuses a decision made on a stale state, and the next attempt reads); a refusal
+        (another expected version, a rule) is only given after deciding again on the state read
+        fresh from the stream, so a stale cache never refuses a legal command."""
         version, state, last_hash = await self.games.folds.current(self.game, self.decider, refresh=False)
-        if self.expected_version is not None and self.expected_version != version:
-            raise ServiceError(409, "version_conflict", f"The game is at version {version}, not "
-                                                        f"{self.expected_version}.", current_version=version)
-        events = await self._decide(state, version)
+        try:
+            self._expect(version)
+            events = decide(self.decider, state, self.command, self.seed, self.game, version)
+        except (ServiceError, DomainError):
+            version, state, last_hash = await self.games.folds.current(self.game, self.decider, refresh=True)
+            self._expect(version)
+            events = await self._decide(state, version)
         envelopes = wrap_batch(self.game, version, last_hash, events, self.command, seat=self.seat,
                                recorded_at=now_ms(), idempotency_key=self.key and self.key.sent,
                                provenance=self.provenance)
@@ -138,7 +144,8 @@ class _Attempt:
         awaiting = None if awaited is None else {"seat": awaited.seat, "decision": awaited.decision}
         outcome = self.key.outcome(version + len(events), version + 1, awaiting) if self.key else b""
         try:
-            appended = await self.games.store.append(self.game, version, envelopes,
+            ended = self.decider.is_terminal(state)  # recorded with the events: the seed may then be revealed
+            appended = await self.games.store.append(self.game, version, envelopes, meta={"finished": 1} if ended else None,
                                                      idempotency_key=self.key and self.key.stored, outcome=outcome)
         except VersionConflict as conflict:
             self.games.folds.forget(self.game)
@@ -146,14 +153,26 @@ class _Attempt:
                 raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.",
                                    current_version=conflict.current) from None
             return None
+        except BaseException as error:  # the cached state moved on in place, but nothing is known stored
+            self.games.folds.forget(self.game)
+            if isinstance(error, RedisError):
+                raise store_failure(error, writing=True) from None
+            raise
         if appended.duplicate:  # the same key was appended meanwhile, by another process
             self.games.folds.forget(self.game)
             return self.key.replay(appended.outcome)
         self.games.folds.put(self.game, appended.version, state, envelopes[-1].hash)
-        if self.decider.is_terminal(state):
-            await self.games.store.set_meta(self.game, finished=1)  # the seed may now be revealed
-            await self.games.delist_ended(self.game)
+        if ended:
+            try:
+                await self.games.delist_ended(self.game)
+            except RedisError:  # the lobby moves an ended game out by itself when it next lists it
+                pass
         return Submitted(version=appended.version, first=version + 1, awaiting=awaiting)
+
+    def _expect(self, version: int) -> None:
+        if self.expected_version is not None and self.expected_version != version:
+            raise ServiceError(409, "version_conflict", f"The game is at version {version}, not "
+                                                        f"{self.expected_version}.", current_version=version)
 
     async def _decide(self, state: Any, version: int) -> list:
         try:
