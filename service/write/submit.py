@@ -132,6 +132,8 @@ class _Attempt:
             self._expect(version)
             events = decide(self.decider, state, self.command, self.seed, self.game, version)
         except (ServiceError, DomainError):
+            if self.key and (prior := await self.games.store.prior_outcome(self.game, self.key.stored)):
+                return self.key.replay(prior)  # the same request, sent at once, was applied first: its answer
             version, state, last_hash = await self.games.folds.current(self.game, self.decider, refresh=True)
             self._expect(version)
             events = await self._decide(state, version)

@@ -3,6 +3,7 @@ answered, forgets refusals, expires, and cannot be taken by a client from an AI 
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import msgspec
@@ -136,3 +137,21 @@ async def test_a_client_cannot_take_the_key_of_an_ai_turn(client, referee):
 
     assert (await play_turn(referee, game, ai_version, 1))["outcome"] == "played"
     assert await version_of(client, game) > ai_version
+
+
+async def test_a_burst_of_the_same_request_with_one_key_gets_the_first_answer_everywhere(redis_url, prefix, referee):
+    """32 copies sent at once, half to each of two API processes: one is applied, all get its answer."""
+    async with api_client(redis_url, prefix) as one, api_client(redis_url, prefix) as two:
+        game, _, tokens = await new_game(one)
+        for burst in range(3):
+            seat, command, version = await next_command(one, referee, game, random.Random(burst))
+            key, headers = f"burst-{burst}", bearer(tokens[seat])
+            answers = await asyncio.gather(*(
+                (one if i % 2 else two).post(f"/games/{game}/commands", json=command,
+                                              headers={**headers, "Idempotency-Key": key},
+                                              params={"expected_version": version} if i % 4 < 2 else None)
+                for i in range(32)))
+            assert {a.status_code for a in answers} == {201}, {a.status_code: a.text for a in answers}
+            assert len({a.text for a in answers}) == 1 and answers[0].json()["first"] == version + 1
+            events = await referee.store.read(game)
+            assert len([e for e in events if e.idempotency_key == key and e.cause]) == 1
