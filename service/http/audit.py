@@ -22,9 +22,8 @@ from .auth import (
     provide_service,
     require,
 )
-from .games import _seat_spec, admit_ai_game, seat_choices
+from .games import _seat_spec, admit_new_game, seat_choices
 from .models import (
-    AiSeat,
     AuditCheck,
     AuditReport,
     ForkRequest,
@@ -56,16 +55,12 @@ class AuditController(Controller):
         token = bearer(request)
         seat = await service.seat_of(game_id, token) if token else None
         admin = token is not None and await service.is_admin(game_id, token)
-        client = quotas.client(request)
-        await quotas.hit("create", client)
-        with_ai = any(isinstance(s, AiSeat) for s in data.seats)
-        if with_ai:
-            await admit_ai_game(service, quotas, client)
+        ai_client = await admit_new_game(service, quotas, request, data.seats)
         claim, invite = seat_choices(data.seats)
         created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats], seat=seat, admin=admin,
                              claim=claim, invite=invite)
-        if with_ai:
-            await quotas.count_ai_game(service.store.redis, client, created.game)
+        if ai_client:
+            await quotas.count_ai_game(service.store.redis, ai_client, created.game)
         return GameCreatedResponse.of(created)
 
     @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game",

@@ -40,6 +40,17 @@ def _seat_spec(seat: object) -> SeatSpec:
     return SeatSpec(type="ai", level=seat.level) if isinstance(seat, AiSeat) else SeatSpec(type="human")
 
 
+async def admit_new_game(service: GameService, quotas: Quotas, request: Request, seats: list) -> str | None:
+    """Count a game about to be created (or forked) against the caller's limits (429 when over):
+    the client address to count it for as a running game with AI seats, None when it has none."""
+    client = quotas.client(request)
+    await quotas.hit("create", client)
+    if not any(isinstance(s, AiSeat) for s in seats):
+        return None
+    await admit_ai_game(service, quotas, client)
+    return client
+
+
 async def admit_ai_game(service: GameService, quotas: Quotas, client: str, game: str | None = None) -> None:
     """429 when `client` may not start (or add AI seats to) another running game with AI seats."""
     async def running(listed: str) -> bool:
@@ -117,16 +128,12 @@ class GamesController(Controller):
     async def create_game(self, data: JSONBody[CreateGameRequest], request: Request,
                           service: NamedDependency[GameService], quotas: NamedDependency[Quotas]) -> GameCreatedResponse:
         """A new game with these seats; the admin token in the answer is shown only this once."""
-        client = quotas.client(request)
-        await quotas.hit("create", client)
-        with_ai = any(isinstance(s, AiSeat) for s in data.seats)
-        if with_ai:
-            await admit_ai_game(service, quotas, client)
+        ai_client = await admit_new_game(service, quotas, request, data.seats)
         claim, invite = seat_choices(data.seats)
         created = await service.create(data.kind, msgspec.to_builtins(data.options), [_seat_spec(s) for s in data.seats],
                                        idle_seconds=data.idle_seconds, claim=claim, invite=invite)
-        if with_ai:
-            await quotas.count_ai_game(service.store.redis, client, created.game)
+        if ai_client:
+            await quotas.count_ai_game(service.store.redis, ai_client, created.game)
         return GameCreatedResponse.of(created)
 
     @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))

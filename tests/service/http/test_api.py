@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import random
 
-import pytest
-
 from service.http.app import create_app
 
 from ..api_helpers import (
@@ -17,22 +15,9 @@ from ..api_helpers import (
     new_game,
     next_command,
     play,
-    referee_service,
     serve,
     version_of,
 )
-
-
-@pytest.fixture
-async def client(redis_url, prefix):
-    async with api_client(redis_url, prefix) as client:
-        yield client
-
-
-@pytest.fixture
-async def referee(redis_url, prefix):
-    async with referee_service(redis_url, prefix) as service:
-        yield service
 
 
 async def test_a_two_player_game_played_over_http_ends_with_an_outcome_and_reveals_its_seed(client, referee):

@@ -3,23 +3,10 @@
 from __future__ import annotations
 
 import msgspec
-import pytest
 
 from domain.pantheon import PANTHEON
 
-from ..api_helpers import api_client, bearer, new_game, play, referee_service
-
-
-@pytest.fixture
-async def client(redis_url, prefix):
-    async with api_client(redis_url, prefix) as client:
-        yield client
-
-
-@pytest.fixture
-async def referee(redis_url, prefix):
-    async with referee_service(redis_url, prefix) as service:
-        yield service
+from ..api_helpers import bearer, new_game, play
 
 
 async def _refuse(client, game, tokens, seat, command) -> None:

@@ -7,7 +7,6 @@ import asyncio
 import random
 
 import msgspec
-import pytest
 from redis.asyncio import Redis
 
 from domain.kernel import fold
@@ -22,21 +21,8 @@ from ..api_helpers import (
     bearer,
     new_game,
     next_command,
-    referee_service,
     version_of,
 )
-
-
-@pytest.fixture
-async def client(redis_url, prefix):
-    async with api_client(redis_url, prefix) as client:
-        yield client
-
-
-@pytest.fixture
-async def referee(redis_url, prefix):
-    async with referee_service(redis_url, prefix) as service:
-        yield service
 
 
 async def _send(client, game, token, command, key=None):

@@ -5,13 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..api_helpers import api_client, assert_problem, bearer
-
-
-@pytest.fixture
-async def client(redis_url, prefix):
-    async with api_client(redis_url, prefix) as client:
-        yield client
+from ..api_helpers import assert_problem, bearer
 
 
 async def _create(client, seats) -> dict:
