@@ -2,15 +2,11 @@
 
 import asyncio
 import json
-import os
 import random
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-
-import pytest
 
 from service.read.models import GROUP, rm_key
 from service.store.streams import EventStore
@@ -23,41 +19,11 @@ from ..projector_helpers import (
     play,
     rebuilt_snapshot,
     snapshot,
+    stop,
     wait_caught_up,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def env(redis_url, prefix):
-    return dict(os.environ, REDIS_URL=redis_url, PANTHEON_PREFIX=prefix, PANTHEON_FEED_PARTITIONS="4")
-
-
-@pytest.fixture
-def start_projector(env):
-    """Start `pantheon projector` processes; any still running when the test ends are killed."""
-    started = []
-
-    def start(*args: str) -> subprocess.Popen:
-        started.append(subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "projector", "--block-ms", "100", *args],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
-        return started[-1]
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-
-
-def stop(process: subprocess.Popen) -> dict:
-    """SIGTERM, and the statistics the projector prints as it exits."""
-    process.send_signal(signal.SIGTERM)
-    out, _ = process.communicate(timeout=10)
-    assert process.returncode == 0
-    return json.loads(out.strip().splitlines()[-1])
 
 
 async def kill_mid_batch(store: EventStore, start_projector, attempts: int = 5, timeout: float = 10.0) -> None:
