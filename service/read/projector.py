@@ -125,7 +125,8 @@ class Projector:
             try:
                 if time.monotonic() - last_trim > self.trim_every_s:
                     last_trim = time.monotonic()
-                    self.stats.trimmed += await self.trim(feed)
+                    trimmed = await self.trim(feed)  # (`x += await …` reads x before awaiting: updates lost)
+                    self.stats.trimmed += trimmed
                 await self.step(feed, block_ms=self.block_ms, claim=claim)
                 backoff = 0.1
             except RedisError as error:  # Redis away or restarted: retry later
@@ -192,7 +193,8 @@ class Projector:
             cached.fold.apply(e.version, decoder.decode(e.payload))
             self.stats.folded += 1
         if cached.fold.version > cached.written:
-            self.stats.writes += await write_views(self.redis, self.store, game, cached.fold, ack=ids)
+            written = await write_views(self.redis, self.store, game, cached.fold, ack=ids)
+            self.stats.writes += written
             cached.written = cached.fold.version
         else:
             await self.redis.xack(feed, GROUP, *ids)

@@ -33,6 +33,7 @@ from ..projector_helpers import (
     play,
     rebuilt_snapshot,
     snapshot,
+    wait_caught_up,
 )
 
 
@@ -236,3 +237,15 @@ async def test_the_feed_keeps_only_what_a_group_has_not_read_and_acknowledged(st
     await heir.drain()
     assert (await pending(store)) == 0
     assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_the_statistics_count_the_work_of_every_partition(store, service):
+    games = await new_games(service, 8)  # one feed entry each, over the 4 partitions
+    await mark_current(store)
+    p, stop = Projector(store.redis, store, block_ms=50, trim_every_s=0.1), asyncio.Event()
+    running = asyncio.create_task(p.run(stop))  # the partitions are consumed side by side
+    await wait_caught_up(store, games)
+    await asyncio.sleep(0.3)  # a trim on every partition
+    stop.set()
+    await running
+    assert (p.stats.entries, p.stats.writes, p.stats.trimmed) == (8, 8 * 3, 8)  # 3 read models a game
