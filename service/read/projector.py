@@ -47,6 +47,7 @@ class Stats:
     folded: int = 0  # events folded
     failures: int = 0  # games whose entries were left pending after an error
     trimmed: int = 0  # feed entries dropped once every group had read them
+    renewed: int = 0  # claims renewed on entries still being worked on in a long batch
 
 
 @dataclass
@@ -57,15 +58,22 @@ class Projector:
     folds each game up to its newest event (from a cached fold when it has one), then stores the
     views and acks the game's entries in one Lua step that never goes back in version. So a
     redelivered entry, a peer projector or a crash between any two steps changes nothing: at
-    worst work is done twice with the same result. Entries left pending by a dead consumer are
-    claimed (XAUTOCLAIM) once they have been idle for `claim_idle_ms`."""
+    worst work is done twice with the same result.
+
+    After a crash: entries delivered to a consumer and not acknowledged for `claim_idle_ms` are
+    claimed (XAUTOCLAIM) by a live projector, which looks for them every quarter of that time; so
+    a dead projector's entries are projected about 1 to 1.25 × `claim_idle_ms` after they were
+    delivered to it (1 to 1.25 s by default). A live projector working on a batch longer than half
+    `claim_idle_ms` renews its claim on the entries it has not done yet (XCLAIM to itself, JUSTID),
+    so a slow batch is not taken over; a projector stalled longer than `claim_idle_ms` (stopped,
+    starved) does lose its entries to a peer, which is harmless: both write the same versions."""
 
     redis: Redis
     store: EventStore
     consumer: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}")
     batch: int = 64
-    block_ms: int = 1000
-    claim_idle_ms: int = 10_000
+    block_ms: int = 1000  # the longest one read waits for new entries (shortened to the next claim)
+    claim_idle_ms: int = 1_000  # entries unacknowledged this long at another consumer are claimed
     cache_size: int = 1024
     catalog: Catalog = field(default_factory=lambda: PROJECTIONS)
     trim_every_s: float = 5.0  # how often a partition's feed is trimmed of entries every group has read
@@ -118,16 +126,20 @@ class Projector:
 
     # --- consuming ----------------------------------------------------------------------------
     async def _consume(self, feed: str, stop: asyncio.Event) -> None:
-        last_claim, last_trim, backoff = float("-inf"), time.monotonic(), 0.1
+        now = time.monotonic()
+        next_claim, next_trim, backoff = now, now + self.trim_every_s, 0.1
         while not stop.is_set():
-            claim = time.monotonic() - last_claim > self.claim_idle_ms / 2000
-            last_claim = time.monotonic() if claim else last_claim
             try:
-                if time.monotonic() - last_trim > self.trim_every_s:
-                    last_trim = time.monotonic()
+                now = time.monotonic()
+                if now >= next_trim:
+                    next_trim = now + self.trim_every_s
                     trimmed = await self.trim(feed)  # (`x += await …` reads x before awaiting: updates lost)
                     self.stats.trimmed += trimmed
-                await self.step(feed, block_ms=self.block_ms, claim=claim)
+                claim = now >= next_claim
+                if claim:
+                    next_claim = now + self.claim_idle_ms / 4000
+                wait_ms = int((next_claim - time.monotonic()) * 1000)  # a read ends in time for the next claim
+                await self.step(feed, block_ms=max(1, min(self.block_ms, wait_ms)), claim=claim)
                 backoff = 0.1
             except RedisError as error:  # Redis away or restarted: retry later
                 log.warning("projector step on %s failed: %r", feed, error)
@@ -157,8 +169,17 @@ class Projector:
         self.stats.claimed += len(entries)
         return entries
 
+    async def _renew(self, feed: str, ids: list[bytes]) -> None:
+        """Reset the idle time of entries this consumer still works on (XCLAIM to itself with
+        JUSTID, which leaves their delivery count alone), so that no peer claims them meanwhile."""
+        renewed = await self.redis.xclaim(feed, GROUP, self.consumer, 0, ids, justid=True)
+        self.stats.renewed += len(renewed)
+
     async def _handle(self, feed: str, entries: list) -> None:
-        """Project every game named in the batch; a game that fails leaves its entries pending."""
+        """Project every game named in the batch; a game that fails leaves its entries pending. The
+        claim on the entries not done yet is renewed whenever half `claim_idle_ms` has passed since
+        the last time."""
+        held_since = time.monotonic()
         games: dict[str, tuple[list[bytes], int]] = {}
         orphans = []
         for entry_id, fields in entries:
@@ -170,7 +191,11 @@ class Projector:
         if orphans:
             await self.redis.xack(feed, GROUP, *orphans)
             self.stats.entries += len(orphans)
-        for game, (ids, to) in games.items():
+        batch = list(games.items())
+        for n, (game, (ids, to)) in enumerate(batch):
+            if self.claim_idle_ms and time.monotonic() - held_since >= self.claim_idle_ms / 2000:
+                await self._renew(feed, [i for _, (rest, _) in batch[n:] for i in rest])
+                held_since = time.monotonic()
             try:
                 await self._project(feed, game, ids, to)
             except RedisError:

@@ -5,6 +5,7 @@ import random
 
 import msgspec
 import pytest
+from redis.asyncio import Redis
 
 from domain.games import projections_for
 from domain.kernel import fold
@@ -25,6 +26,8 @@ from service.read.models import (
 from service.read.projector import Projector
 from service.read.rebuild import rebuild, stale_projections
 from service.store.codec import Envelope, seal
+from service.store.streams import EventStore
+from service.write import GameService
 
 from ..projector_helpers import (
     mark_current,
@@ -237,6 +240,34 @@ async def test_the_feed_keeps_only_what_a_group_has_not_read_and_acknowledged(st
     await heir.drain()
     assert (await pending(store)) == 0
     assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_a_projector_slow_on_a_long_batch_renews_its_claim_so_that_a_peer_takes_none_of_it(redis_url, prefix):
+    redis = Redis.from_url(redis_url)
+    try:
+        one = EventStore(redis, prefix=prefix, partitions=1)  # one feed: every game in one batch
+        games = await new_games(GameService(one), 8)
+        await mark_current(one)
+        slow, peer = await projector(one, claim_idle_ms=400), await projector(one, claim_idle_ms=400)
+        real = slow._project
+
+        async def slowly(*args):
+            await asyncio.sleep(0.1)  # long work on each game: the batch takes twice the claim idle time
+            await real(*args)
+
+        slow._project = slowly
+        working = asyncio.create_task(slow.drain())
+        while await pending(one) == 0:
+            await asyncio.sleep(0.001)
+        while not working.done():  # the peer tries to claim entries idle for 0.4 s all along
+            await peer.step(one.feed_keys()[0], claim=True)
+            await asyncio.sleep(0.02)
+        await working
+        assert (peer.stats.claimed, peer.stats.entries) == (0, 0)
+        assert slow.stats.entries == 8 and slow.stats.renewed > 0
+        assert await snapshot(one, games) == await rebuilt_snapshot(one, games)
+    finally:
+        await redis.aclose()
 
 
 async def test_the_statistics_count_the_work_of_every_partition(store, service):
