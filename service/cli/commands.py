@@ -70,7 +70,8 @@ def _projector(args: argparse.Namespace) -> int:
     from service.read.projector import serve_projector
 
     settings = Settings()
-    options = {"batch": args.batch, "block_ms": args.block_ms, "claim_idle_ms": args.claim_idle_ms}
+    options = {"batch": args.batch, "block_ms": args.block_ms, "claim_idle_ms": args.claim_idle_ms,
+               "dead_after_ms": args.dead_after_ms}
     if args.consumer:
         options["consumer"] = args.consumer
     stats = serve_projector(settings.redis_url, settings.prefix, settings.partitions, **options)
@@ -179,6 +180,8 @@ def parser() -> argparse.ArgumentParser:
     pr.add_argument("--claim-idle-ms", type=int, default=1_000,
                     help="take over entries another consumer left unacknowledged this long; they are looked for "
                          "every quarter of it (default: %(default)s)")
+    pr.add_argument("--dead-after-ms", type=int, default=30_000,
+                    help="remove from the group consumers silent this long that hold no entries (default: %(default)s)")
     pr.set_defaults(func=_projector)
     pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
     rb = pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import signal
@@ -31,6 +32,33 @@ from .rebuild import ensure_current
 
 log = logging.getLogger("pantheon.projector")
 
+# KEYS: a feed partition, the sorted set of the consumers alive on it (member: name, score: the
+#       Redis time in ms until which it says it is alive). ARGV: group, dead_after_ms, this
+#       consumer's name.
+# Says this consumer is alive for dead_after_ms more, forgets those whose time has passed, and
+# removes from the group every consumer that is not alive, was given no entry for dead_after_ms
+# and holds no pending entry; the names removed. One step, so an entry delivered meanwhile is
+# never dropped with its consumer.
+_SWEEP = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local dead_after = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[2], now + dead_after, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
+local removed = {}
+local consumers = redis.pcall('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])
+if consumers['err'] then return removed end
+for _, c in ipairs(consumers) do
+  local info = {}
+  for i = 1, #c, 2 do info[c[i]] = c[i + 1] end
+  if info['pending'] == 0 and info['idle'] >= dead_after and not redis.call('ZSCORE', KEYS[2], info['name']) then
+    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], info['name'])
+    removed[#removed + 1] = info['name']
+  end
+end
+return removed
+"""
+
 
 @dataclass
 class _Cached:
@@ -48,6 +76,7 @@ class Stats:
     failures: int = 0  # games whose entries were left pending after an error
     trimmed: int = 0  # feed entries dropped once every group had read them
     renewed: int = 0  # claims renewed on entries still being worked on in a long batch
+    removed: int = 0  # dead consumers removed from the group (once on each partition)
 
 
 @dataclass
@@ -66,7 +95,15 @@ class Projector:
     delivered to it (1 to 1.25 s by default). A live projector working on a batch longer than half
     `claim_idle_ms` renews its claim on the entries it has not done yet (XCLAIM to itself, JUSTID),
     so a slow batch is not taken over; a projector stalled longer than `claim_idle_ms` (stopped,
-    starved) does lose its entries to a peer, which is harmless: both write the same versions."""
+    starved) does lose its entries to a peer, which is harmless: both write the same versions.
+
+    Dead consumers: every `dead_after_ms` / 4 a projector says on each partition that it is alive
+    for `dead_after_ms` more, and removes from the group the consumers no longer alive that were
+    given no entry for `dead_after_ms` and hold no pending entries (one Lua step: XGROUP
+    DELCONSUMER would drop an entry delivered meanwhile). So a dead consumer leaves within about
+    1.25 × `dead_after_ms` of its death, and one that still holds entries stays until a peer has
+    claimed them. Redis's own idle time cannot tell a dead consumer from a live one on a quiet
+    partition: up to Redis 7.0 it counts from the consumer's last entry, not from its last read."""
 
     redis: Redis
     store: EventStore
@@ -74,11 +111,17 @@ class Projector:
     batch: int = 64
     block_ms: int = 1000  # the longest one read waits for new entries (shortened to the next claim)
     claim_idle_ms: int = 1_000  # entries unacknowledged this long at another consumer are claimed
+    dead_after_ms: int = 30_000  # a consumer silent this long and holding nothing is removed from the group
     cache_size: int = 1024
     catalog: Catalog = field(default_factory=lambda: PROJECTIONS)
     trim_every_s: float = 5.0  # how often a partition's feed is trimmed of entries every group has read
     stats: Stats = field(default_factory=Stats)
     _cache: OrderedDict = field(default_factory=OrderedDict)
+
+    def __post_init__(self) -> None:
+        check_options(batch=self.batch, block_ms=self.block_ms, claim_idle_ms=self.claim_idle_ms,
+                      dead_after_ms=self.dead_after_ms)
+        self._sweep = self.redis.register_script(_SWEEP)
 
     async def setup(self) -> list[str]:
         """Join the consumer group on every partition; rebuild projections whose version changed."""
@@ -124,10 +167,19 @@ class Projector:
             keep_from = first if keep_from is None else min(keep_from, first, key=_id_key)
         return await self.redis.xtrim(feed, minid=keep_from)
 
+    async def remove_dead(self, feed: str) -> list[str]:
+        """Say on the partition that this consumer is alive for `dead_after_ms` more; remove from
+        its group the consumers no longer alive that were given no entry for `dead_after_ms` and
+        hold no pending entries (all in one step). The names removed."""
+        names = await self._sweep(keys=[feed, _alive_key(feed)], args=[GROUP, self.dead_after_ms, self.consumer])
+        for name in names:
+            log.info("removed dead consumer %s from the group on %s", name.decode(), feed)
+        return [name.decode() for name in names]
+
     # --- consuming ----------------------------------------------------------------------------
     async def _consume(self, feed: str, stop: asyncio.Event) -> None:
         now = time.monotonic()
-        next_claim, next_trim, backoff = now, now + self.trim_every_s, 0.1
+        next_claim, next_sweep, next_trim, backoff = now, now, now + self.trim_every_s, 0.1
         while not stop.is_set():
             try:
                 now = time.monotonic()
@@ -135,6 +187,10 @@ class Projector:
                     next_trim = now + self.trim_every_s
                     trimmed = await self.trim(feed)  # (`x += await …` reads x before awaiting: updates lost)
                     self.stats.trimmed += trimmed
+                if now >= next_sweep:
+                    next_sweep = now + self.dead_after_ms / 4000
+                    removed = await self.remove_dead(feed)
+                    self.stats.removed += len(removed)
                 claim = now >= next_claim
                 if claim:
                     next_claim = now + self.claim_idle_ms / 4000
@@ -162,6 +218,7 @@ class Projector:
             held = await self.redis.xpending_range(feed, GROUP, "-", "+", 1, consumername=self.consumer)
             if not held:
                 await self.redis.xgroup_delconsumer(feed, GROUP, self.consumer)
+            await self.redis.zrem(_alive_key(feed), self.consumer)  # not alive: peers remove it once it holds nothing
 
     async def _claim(self, feed: str) -> list:
         reply = await self.redis.xautoclaim(feed, GROUP, self.consumer, self.claim_idle_ms, "0-0", count=self.batch)
@@ -238,6 +295,27 @@ class Projector:
         return _Cached(GameFold(projections), kind.decode())
 
 
+def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_ms: int) -> None:
+    """Raise ValueError unless the projector's options work together. A consumer's loop on a
+    partition waits up to min(block_ms, claim_idle_ms / 4) ms in a read, and between reads says
+    every dead_after_ms / 4 that it is alive for dead_after_ms more: dead_after_ms must be at
+    least 4 times that wait, or a live consumer could be removed as dead (harmlessly: it holds
+    nothing then, and its next entry brings it back; but it should not happen)."""
+    if batch < 1 or block_ms < 1 or claim_idle_ms < 0:
+        raise ValueError(f"batch={batch} and block_ms={block_ms} must be positive, claim_idle_ms={claim_idle_ms} "
+                         "not negative")
+    poll_ms = min(block_ms, max(1, claim_idle_ms // 4))
+    if dead_after_ms < 4 * poll_ms:
+        raise ValueError(f"dead_after_ms={dead_after_ms} is under 4 times the longest wait between two reads "
+                         f"({poll_ms} ms): live consumers would look dead")
+
+
+def _alive_key(feed: str) -> str:
+    """The sorted set of the consumers alive on a feed partition (score: until when, Redis time in
+    ms); it shares the feed's hash tag, so the sweep is one Lua step on Redis Cluster too."""
+    return feed.removesuffix(":feed") + ":projectors"
+
+
 def _id_key(entry_id: bytes | str) -> tuple[int, int]:
     ms, _, seq = (entry_id.decode() if isinstance(entry_id, bytes) else entry_id).partition("-")
     return int(ms), int(seq or 0)
@@ -262,6 +340,12 @@ async def run_projector(redis_url: str, prefix: str, partitions: int, stop: asyn
 
 def serve_projector(redis_url: str | None, prefix: str, partitions: int, **options) -> Stats:
     """The `pantheon projector` process: consume until SIGTERM or SIGINT, then finish the batch."""
+    checked = {f.name: options.get(f.name, f.default) for f in dataclasses.fields(Projector)
+               if f.name in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms")}
+    try:
+        check_options(**checked)
+    except ValueError as error:
+        raise SystemExit(f"pantheon projector: {error}") from None
     if not redis_url:
         raise SystemExit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run a projector on its own.")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -1,6 +1,7 @@
 """The projector over a real Redis: version by version, redelivery, crashes, peers, new projection versions."""
 
 import asyncio
+import dataclasses
 import random
 
 import msgspec
@@ -12,6 +13,7 @@ from domain.kernel import fold
 from domain.pantheon import PANTHEON
 from projections import fold_game
 from projections.pantheon import ScoreProjection
+from service.cli.commands import main, parser
 from service.read.models import (
     GROUP,
     PROJECTIONS,
@@ -268,6 +270,15 @@ async def test_a_projector_slow_on_a_long_batch_renews_its_claim_so_that_a_peer_
         assert await snapshot(one, games) == await rebuilt_snapshot(one, games)
     finally:
         await redis.aclose()
+
+
+def test_the_projector_command_defaults_are_the_projectors_and_its_options_are_checked(monkeypatch):
+    args, defaults = parser().parse_args(["projector"]), {f.name: f.default for f in dataclasses.fields(Projector)}
+    for option in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms"):
+        assert getattr(args, option) == defaults[option], option
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")  # never reached
+    with pytest.raises(SystemExit, match="dead_after_ms=500"):  # a live consumer reads every 250 ms by default
+        main(["projector", "--dead-after-ms", "500"])
 
 
 async def test_the_statistics_count_the_work_of_every_partition(store, service):
