@@ -103,7 +103,10 @@ class Projector:
     DELCONSUMER would drop an entry delivered meanwhile). So a dead consumer leaves within about
     1.25 × `dead_after_ms` of its death, and one that still holds entries stays until a peer has
     claimed them. Redis's own idle time cannot tell a dead consumer from a live one on a quiet
-    partition: up to Redis 7.0 it counts from the consumer's last entry, not from its last read."""
+    partition: up to Redis 7.0 it counts from the consumer's last entry, not from its last read.
+
+    A game that cannot be projected (a bug, a bad event) leaves its entries pending; this
+    projector tries it again after a pause that doubles from `retry_s` to `retry_max_s`."""
 
     redis: Redis
     store: EventStore
@@ -115,8 +118,11 @@ class Projector:
     cache_size: int = 1024
     catalog: Catalog = field(default_factory=lambda: PROJECTIONS)
     trim_every_s: float = 5.0  # how often a partition's feed is trimmed of entries every group has read
+    retry_s: float = 1.0  # the first pause before a game that failed is tried again (then doubled)
+    retry_max_s: float = 60.0
     stats: Stats = field(default_factory=Stats)
     _cache: OrderedDict = field(default_factory=OrderedDict)
+    _failing: dict = field(default_factory=dict)  # game -> (monotonic time it may be tried again, pause)
 
     def __post_init__(self) -> None:
         check_options(batch=self.batch, block_ms=self.block_ms, claim_idle_ms=self.claim_idle_ms,
@@ -233,9 +239,9 @@ class Projector:
         self.stats.renewed += len(renewed)
 
     async def _handle(self, feed: str, entries: list) -> None:
-        """Project every game named in the batch; a game that fails leaves its entries pending. The
-        claim on the entries not done yet is renewed whenever half `claim_idle_ms` has passed since
-        the last time."""
+        """Project every game named in the batch; a game that fails leaves its entries pending (and
+        is skipped until its pause is over). The claim on the entries not done yet is renewed
+        whenever half `claim_idle_ms` has passed since the last time."""
         held_since = time.monotonic()
         games: dict[str, tuple[list[bytes], int]] = {}
         orphans = []
@@ -253,15 +259,22 @@ class Projector:
             if self.claim_idle_ms and time.monotonic() - held_since >= self.claim_idle_ms / 2000:
                 await self._renew(feed, [i for _, (rest, _) in batch[n:] for i in rest])
                 held_since = time.monotonic()
+            if self._failing and self._failing.get(game, (0.0,))[0] > time.monotonic():
+                continue  # it failed a moment ago: its entries stay pending until its pause is over
             try:
                 await self._project(feed, game, ids, to)
             except RedisError:
                 raise
             except Exception:  # a bug or a bad event: keep going with the other games
                 self.stats.failures += 1
-                log.exception("projecting game %s failed; its feed entries stay pending for a retry", game)
+                pause = min(self._failing.get(game, (0.0, self.retry_s / 2))[1] * 2, self.retry_max_s)
+                self._failing[game] = (time.monotonic() + pause, pause)
+                log.exception("projecting game %s failed; its feed entries stay pending, tried again in %.0f s",
+                              game, pause)
             else:
                 self.stats.entries += len(ids)
+                if self._failing:
+                    self._failing.pop(game, None)
 
     async def _project(self, feed: str, game: str, ids: list[bytes], to: int) -> None:
         cached = self._cache.pop(game, None)

@@ -184,12 +184,17 @@ async def test_an_unknown_game_projection_or_seat_is_reported_as_missing(store, 
             await read_model_json(store.redis, store, *args)
 
 
+async def poison(store, game: str) -> None:
+    """Append an event no projection can fold to the game."""
+    version, last = await store.head(game)
+    event = seal(Envelope(game=game, version=version + 1, type="moved", schema=1, prev_hash=last,
+                          payload=msgspec.Raw(msgspec.msgpack.encode({"type": "no_such_event"})), recorded_at=0))
+    await store.append(game, version, [event])
+
+
 async def test_a_game_that_cannot_be_projected_stays_pending_and_the_others_go_on(store, service):
     good, bad = await new_games(service, 2)
-    version, last = await store.head(bad)
-    poison = seal(Envelope(game=bad, version=version + 1, type="moved", schema=1, prev_hash=last,
-                           payload=msgspec.Raw(msgspec.msgpack.encode({"type": "no_such_event"})), recorded_at=0))
-    await store.append(bad, version, [poison])
+    await poison(store, bad)
     await play(service, [good], 3, random.Random(11))
     await mark_current(store)
     p = await projector(store)
@@ -242,6 +247,19 @@ async def test_the_feed_keeps_only_what_a_group_has_not_read_and_acknowledged(st
     await heir.drain()
     assert (await pending(store)) == 0
     assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_a_game_that_cannot_be_projected_is_retried_after_a_growing_pause_not_at_every_claim(store, service):
+    [bad] = await new_games(service, 1)
+    await poison(store, bad)
+    await mark_current(store)
+    p, stop = Projector(store.redis, store, claim_idle_ms=100, block_ms=50), asyncio.Event()
+    running = asyncio.create_task(p.run(stop))
+    await asyncio.sleep(2.0)  # its entries are claimable every 0.1 s: 20 retries without a pause
+    stop.set()
+    await running
+    assert p.stats.failures == 2  # at once, and again after a second (the next after two more)
+    assert await pending(store) == 2
 
 
 async def test_a_projector_slow_on_a_long_batch_renews_its_claim_so_that_a_peer_takes_none_of_it(redis_url, prefix):
