@@ -11,9 +11,11 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.types import Message, Scope
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from service.ai.scheduler import Scheduler
 from service.config import QuotaSettings
+from service.read.lag import projection_lag
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
 from service.write import GameService, ServiceError
 
@@ -53,8 +55,12 @@ class OperationsController(Controller):
 
     @get("/metrics", operation_id="metrics", status_code=200, summary="Prometheus metrics",
          media_type="text/plain; version=0.0.4")
-    async def metrics(self, metrics: NamedDependency[Metrics]) -> str:
-        return metrics.exposition()
+    async def metrics(self, metrics: NamedDependency[Metrics], service: NamedDependency[GameService]) -> str:
+        try:
+            lag = await projection_lag(service.store.redis, service.store)
+        except (RedisError, OSError):  # Redis away: this process's own metrics still, without the lag
+            lag = None
+        return metrics.exposition(lag)
 
 
 def _allow_header_fix(app: Litestar):

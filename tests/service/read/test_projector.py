@@ -14,6 +14,7 @@ from domain.pantheon import PANTHEON
 from projections import fold_game
 from projections.pantheon import ScoreProjection
 from service.cli.commands import main, parser
+from service.read.lag import projection_lag
 from service.read.models import (
     GROUP,
     PROJECTIONS,
@@ -288,6 +289,28 @@ async def test_a_projector_slow_on_a_long_batch_renews_its_claim_so_that_a_peer_
         assert await snapshot(one, games) == await rebuilt_snapshot(one, games)
     finally:
         await redis.aclose()
+
+
+async def test_the_lag_of_a_partition_is_the_age_of_its_oldest_entry_not_yet_projected(store, service):
+    assert [(lag.seconds, lag.pending) for lag in await projection_lag(store.redis, store)] == [(0.0, 0)] * 4
+    [game] = await new_games(service, 1)
+    partition, feed, rnd = store.partition(game), store.keys(game).feed, random.Random(31)
+    await asyncio.sleep(0.3)
+    lag = (await projection_lag(store.redis, store))[partition]
+    assert (lag.partition, lag.pending, lag.consumers) == (partition, 0, 0) and 0.3 <= lag.seconds < 5  # no group yet
+
+    await (await projector(store)).drain()
+    assert [(lag.seconds, lag.pending) for lag in await projection_lag(store.redis, store)] == [(0.0, 0)] * 4
+
+    await play(service, [game], 1, rnd)
+    await store.redis.xreadgroup(GROUP, "doomed", {feed: ">"}, count=10)  # delivered, never acknowledged
+    await asyncio.sleep(0.3)
+    await play(service, [game], 1, rnd)  # and a younger entry nobody has read
+    lag = (await projection_lag(store.redis, store))[partition]
+    assert (lag.pending, lag.consumers) == (1, 2) and 0.3 <= lag.seconds < 5
+
+    await (await projector(store, claim_idle_ms=0)).drain()
+    assert [(lag.seconds, lag.pending) for lag in await projection_lag(store.redis, store)] == [(0.0, 0)] * 4
 
 
 def test_the_projector_command_defaults_are_the_projectors_and_its_options_are_checked(monkeypatch):
