@@ -70,7 +70,8 @@ def _projector(args: argparse.Namespace) -> int:
     from service.read.projector import serve_projector
 
     settings = Settings()
-    options = {"batch": args.batch, "block_ms": args.block_ms, "claim_idle_ms": args.claim_idle_ms}
+    options = {"batch": args.batch, "block_ms": args.block_ms, "claim_idle_ms": args.claim_idle_ms,
+               "dead_after_ms": args.dead_after_ms}
     if args.consumer:
         options["consumer"] = args.consumer
     stats = serve_projector(settings.redis_url, settings.prefix, settings.partitions, **options)
@@ -173,10 +174,14 @@ def parser() -> argparse.ArgumentParser:
     w.set_defaults(func=_worker)
     pr = sub.add_parser("projector", help="keep the read models up to date from the feed (REDIS_URL)")
     pr.add_argument("--consumer", help="consumer name in the group (default: host-pid-random)")
-    pr.add_argument("--batch", type=int, default=64, help="feed entries per read")
-    pr.add_argument("--block-ms", type=int, default=1000, help="how long one read waits for new entries")
-    pr.add_argument("--claim-idle-ms", type=int, default=10_000,
-                    help="take over entries another consumer left unacknowledged this long")
+    pr.add_argument("--batch", type=int, default=64, help="feed entries per read (default: %(default)s)")
+    pr.add_argument("--block-ms", type=int, default=1000,
+                    help="the longest one read waits for new entries (default: %(default)s)")
+    pr.add_argument("--claim-idle-ms", type=int, default=1_000,
+                    help="take over entries another consumer left unacknowledged this long; they are looked for "
+                         "every quarter of it (default: %(default)s)")
+    pr.add_argument("--dead-after-ms", type=int, default=30_000,
+                    help="remove from the group consumers silent this long that hold no entries (default: %(default)s)")
     pr.set_defaults(func=_projector)
     pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
     rb = pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)")

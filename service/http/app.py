@@ -10,9 +10,11 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.types import Message, Scope
+from redis.exceptions import RedisError
 
 from service.ai.scheduler import Scheduler
 from service.config import QuotaSettings
+from service.read.lag import projection_lag
 from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
 from service.store.connection import connect
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
@@ -54,8 +56,12 @@ class OperationsController(Controller):
 
     @get("/metrics", operation_id="metrics", status_code=200, summary="Prometheus metrics",
          media_type="text/plain; version=0.0.4")
-    async def metrics(self, metrics: NamedDependency[Metrics]) -> str:
-        return metrics.exposition()
+    async def metrics(self, metrics: NamedDependency[Metrics], service: NamedDependency[GameService]) -> str:
+        try:
+            lag = await projection_lag(service.store.redis, service.store)
+        except (RedisError, OSError):  # Redis away: this process's own metrics still, without the lag
+            lag = None
+        return metrics.exposition(lag)
 
 
 def _allow_header_fix(app: Litestar):

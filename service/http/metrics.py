@@ -1,15 +1,17 @@
-"""Prometheus metrics of one API process, in the text exposition format (no client library)."""
+"""Prometheus metrics of one API process, in the text exposition format (no client library), and
+the projection lag, which every API process reads from Redis on each scrape."""
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from litestar.types import Message, Scope
 
+from service.read.lag import FeedLag
 from service.write import ServiceError
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -72,7 +74,9 @@ class Metrics:
         finally:
             self.command_seconds.observe(time.perf_counter() - start)
 
-    def exposition(self) -> str:
+    def exposition(self, lag: Sequence[FeedLag] | None = None) -> str:
+        """The metrics as text; the projection lag's gauges when `lag` is given (it is not when
+        Redis did not answer: absent, not 0)."""
         out = ["# HELP pantheon_http_requests_total HTTP responses by method, route and status.",
                "# TYPE pantheon_http_requests_total counter"]
         for (method, route, status), n in sorted(self.requests.items()):
@@ -83,4 +87,20 @@ class Metrics:
             out.append(f"pantheon_commands_total{_labels(result=result, code=code)} {n}")
         out += ["# HELP pantheon_command_seconds Time to decide and append a command.",
                 "# TYPE pantheon_command_seconds histogram", *self.command_seconds.lines("pantheon_command_seconds")]
+        if lag is not None:
+            out += _lag_lines(lag)
         return "\n".join(out) + "\n"
+
+
+def _lag_lines(lag: Sequence[FeedLag]) -> list[str]:
+    out = ["# HELP pantheon_projection_lag_seconds Age of the oldest feed entry not projected yet (delivered and "
+           "not acknowledged, or not delivered), by feed partition; 0 when the projectors have caught up.",
+           "# TYPE pantheon_projection_lag_seconds gauge"]
+    out += [f"pantheon_projection_lag_seconds{_labels(partition=str(f.partition))} {f.seconds}" for f in lag]
+    out += ["# HELP pantheon_projection_pending Feed entries delivered to a projector and not acknowledged yet.",
+            "# TYPE pantheon_projection_pending gauge"]
+    out += [f"pantheon_projection_pending{_labels(partition=str(f.partition))} {f.pending}" for f in lag]
+    out += ["# HELP pantheon_projection_consumers Consumers in the projectors' group (dead ones until removed).",
+            "# TYPE pantheon_projection_consumers gauge"]
+    out += [f"pantheon_projection_consumers{_labels(partition=str(f.partition))} {f.consumers}" for f in lag]
+    return out

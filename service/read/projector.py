@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import signal
@@ -31,6 +32,33 @@ from .rebuild import ensure_current
 
 log = logging.getLogger("pantheon.projector")
 
+# KEYS: a feed partition, the sorted set of the consumers alive on it (member: name, score: the
+#       Redis time in ms until which it says it is alive). ARGV: group, dead_after_ms, this
+#       consumer's name.
+# Says this consumer is alive for dead_after_ms more, forgets those whose time has passed, and
+# removes from the group every consumer that is not alive, was given no entry for dead_after_ms
+# and holds no pending entry; the names removed. One step, so an entry delivered meanwhile is
+# never dropped with its consumer.
+_SWEEP = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local dead_after = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[2], now + dead_after, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
+local removed = {}
+local consumers = redis.pcall('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])
+if consumers['err'] then return removed end
+for _, c in ipairs(consumers) do
+  local info = {}
+  for i = 1, #c, 2 do info[c[i]] = c[i + 1] end
+  if info['pending'] == 0 and info['idle'] >= dead_after and not redis.call('ZSCORE', KEYS[2], info['name']) then
+    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], info['name'])
+    removed[#removed + 1] = info['name']
+  end
+end
+return removed
+"""
+
 
 @dataclass
 class _Cached:
@@ -47,6 +75,8 @@ class Stats:
     folded: int = 0  # events folded
     failures: int = 0  # games whose entries were left pending after an error
     trimmed: int = 0  # feed entries dropped once every group had read them
+    renewed: int = 0  # claims renewed on entries still being worked on in a long batch
+    removed: int = 0  # dead consumers removed from the group (once on each partition)
 
 
 @dataclass
@@ -57,20 +87,47 @@ class Projector:
     folds each game up to its newest event (from a cached fold when it has one), then stores the
     views and acks the game's entries in one Lua step that never goes back in version. So a
     redelivered entry, a peer projector or a crash between any two steps changes nothing: at
-    worst work is done twice with the same result. Entries left pending by a dead consumer are
-    claimed (XAUTOCLAIM) once they have been idle for `claim_idle_ms`."""
+    worst work is done twice with the same result.
+
+    After a crash: entries delivered to a consumer and not acknowledged for `claim_idle_ms` are
+    claimed (XAUTOCLAIM) by a live projector, which looks for them every quarter of that time; so
+    a dead projector's entries are projected about 1 to 1.25 × `claim_idle_ms` after they were
+    delivered to it (1 to 1.25 s by default). A live projector working on a batch longer than half
+    `claim_idle_ms` renews its claim on the entries it has not done yet (XCLAIM to itself, JUSTID),
+    so a slow batch is not taken over; a projector stalled longer than `claim_idle_ms` (stopped,
+    starved) does lose its entries to a peer, which is harmless: both write the same versions.
+
+    Dead consumers: every `dead_after_ms` / 4 a projector says on each partition that it is alive
+    for `dead_after_ms` more, and removes from the group the consumers no longer alive that were
+    given no entry for `dead_after_ms` and hold no pending entries (one Lua step: XGROUP
+    DELCONSUMER would drop an entry delivered meanwhile). So a dead consumer leaves within about
+    1.25 × `dead_after_ms` of its death, and one that still holds entries stays until a peer has
+    claimed them. Redis's own idle time cannot tell a dead consumer from a live one on a quiet
+    partition: up to Redis 7.0 it counts from the consumer's last entry, not from its last read.
+
+    A game that cannot be projected (a bug, a bad event) leaves its entries pending; this
+    projector tries it again after a pause that doubles from `retry_s` to `retry_max_s`."""
 
     redis: Redis
     store: EventStore
     consumer: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}")
     batch: int = 64
-    block_ms: int = 1000
-    claim_idle_ms: int = 10_000
+    block_ms: int = 1000  # the longest one read waits for new entries (shortened to the next claim)
+    claim_idle_ms: int = 1_000  # entries unacknowledged this long at another consumer are claimed
+    dead_after_ms: int = 30_000  # a consumer silent this long and holding nothing is removed from the group
     cache_size: int = 1024
     catalog: Catalog = field(default_factory=lambda: PROJECTIONS)
     trim_every_s: float = 5.0  # how often a partition's feed is trimmed of entries every group has read
+    retry_s: float = 1.0  # the first pause before a game that failed is tried again (then doubled)
+    retry_max_s: float = 60.0
     stats: Stats = field(default_factory=Stats)
     _cache: OrderedDict = field(default_factory=OrderedDict)
+    _failing: dict = field(default_factory=dict)  # game -> (monotonic time it may be tried again, pause)
+
+    def __post_init__(self) -> None:
+        check_options(batch=self.batch, block_ms=self.block_ms, claim_idle_ms=self.claim_idle_ms,
+                      dead_after_ms=self.dead_after_ms)
+        self._sweep = self.redis.register_script(_SWEEP)
 
     async def setup(self) -> list[str]:
         """Join the consumer group on every partition; rebuild projections whose version changed."""
@@ -116,17 +173,35 @@ class Projector:
             keep_from = first if keep_from is None else min(keep_from, first, key=_id_key)
         return await self.redis.xtrim(feed, minid=keep_from)
 
+    async def remove_dead(self, feed: str) -> list[str]:
+        """Say on the partition that this consumer is alive for `dead_after_ms` more; remove from
+        its group the consumers no longer alive that were given no entry for `dead_after_ms` and
+        hold no pending entries (all in one step). The names removed."""
+        names = await self._sweep(keys=[feed, _alive_key(feed)], args=[GROUP, self.dead_after_ms, self.consumer])
+        for name in names:
+            log.info("removed dead consumer %s from the group on %s", name.decode(), feed)
+        return [name.decode() for name in names]
+
     # --- consuming ----------------------------------------------------------------------------
     async def _consume(self, feed: str, stop: asyncio.Event) -> None:
-        last_claim, last_trim, backoff = float("-inf"), time.monotonic(), 0.1
+        now = time.monotonic()
+        next_claim, next_sweep, next_trim, backoff = now, now, now + self.trim_every_s, 0.1
         while not stop.is_set():
-            claim = time.monotonic() - last_claim > self.claim_idle_ms / 2000
-            last_claim = time.monotonic() if claim else last_claim
             try:
-                if time.monotonic() - last_trim > self.trim_every_s:
-                    last_trim = time.monotonic()
-                    self.stats.trimmed += await self.trim(feed)
-                await self.step(feed, block_ms=self.block_ms, claim=claim)
+                now = time.monotonic()
+                if now >= next_trim:
+                    next_trim = now + self.trim_every_s
+                    trimmed = await self.trim(feed)  # (`x += await …` reads x before awaiting: updates lost)
+                    self.stats.trimmed += trimmed
+                if now >= next_sweep:
+                    next_sweep = now + self.dead_after_ms / 4000
+                    removed = await self.remove_dead(feed)
+                    self.stats.removed += len(removed)
+                claim = now >= next_claim
+                if claim:
+                    next_claim = now + self.claim_idle_ms / 4000
+                wait_ms = int((next_claim - time.monotonic()) * 1000)  # a read ends in time for the next claim
+                await self.step(feed, block_ms=max(1, min(self.block_ms, wait_ms)), claim=claim)
                 backoff = 0.1
             except RedisError as error:  # Redis away or restarted: retry later
                 log.warning("projector step on %s failed: %r", feed, error)
@@ -149,6 +224,7 @@ class Projector:
             held = await self.redis.xpending_range(feed, GROUP, "-", "+", 1, consumername=self.consumer)
             if not held:
                 await self.redis.xgroup_delconsumer(feed, GROUP, self.consumer)
+            await self.redis.zrem(_alive_key(feed), self.consumer)  # not alive: peers remove it once it holds nothing
 
     async def _claim(self, feed: str) -> list:
         reply = await self.redis.xautoclaim(feed, GROUP, self.consumer, self.claim_idle_ms, "0-0", count=self.batch)
@@ -156,8 +232,17 @@ class Projector:
         self.stats.claimed += len(entries)
         return entries
 
+    async def _renew(self, feed: str, ids: list[bytes]) -> None:
+        """Reset the idle time of entries this consumer still works on (XCLAIM to itself with
+        JUSTID, which leaves their delivery count alone), so that no peer claims them meanwhile."""
+        renewed = await self.redis.xclaim(feed, GROUP, self.consumer, 0, ids, justid=True)
+        self.stats.renewed += len(renewed)
+
     async def _handle(self, feed: str, entries: list) -> None:
-        """Project every game named in the batch; a game that fails leaves its entries pending."""
+        """Project every game named in the batch; a game that fails leaves its entries pending (and
+        is skipped until its pause is over). The claim on the entries not done yet is renewed
+        whenever half `claim_idle_ms` has passed since the last time."""
+        held_since = time.monotonic()
         games: dict[str, tuple[list[bytes], int]] = {}
         orphans = []
         for entry_id, fields in entries:
@@ -169,16 +254,27 @@ class Projector:
         if orphans:
             await self.redis.xack(feed, GROUP, *orphans)
             self.stats.entries += len(orphans)
-        for game, (ids, to) in games.items():
+        batch = list(games.items())
+        for n, (game, (ids, to)) in enumerate(batch):
+            if self.claim_idle_ms and time.monotonic() - held_since >= self.claim_idle_ms / 2000:
+                await self._renew(feed, [i for _, (rest, _) in batch[n:] for i in rest])
+                held_since = time.monotonic()
+            if self._failing and self._failing.get(game, (0.0,))[0] > time.monotonic():
+                continue  # it failed a moment ago: its entries stay pending until its pause is over
             try:
                 await self._project(feed, game, ids, to)
             except RedisError:
                 raise
             except Exception:  # a bug or a bad event: keep going with the other games
                 self.stats.failures += 1
-                log.exception("projecting game %s failed; its feed entries stay pending for a retry", game)
+                pause = min(self._failing.get(game, (0.0, self.retry_s / 2))[1] * 2, self.retry_max_s)
+                self._failing[game] = (time.monotonic() + pause, pause)
+                log.exception("projecting game %s failed; its feed entries stay pending, tried again in %.0f s",
+                              game, pause)
             else:
                 self.stats.entries += len(ids)
+                if self._failing:
+                    self._failing.pop(game, None)
 
     async def _project(self, feed: str, game: str, ids: list[bytes], to: int) -> None:
         cached = self._cache.pop(game, None)
@@ -192,7 +288,8 @@ class Projector:
             cached.fold.apply(e.version, decoder.decode(e.payload))
             self.stats.folded += 1
         if cached.fold.version > cached.written:
-            self.stats.writes += await write_views(self.redis, self.store, game, cached.fold, ack=ids)
+            written = await write_views(self.redis, self.store, game, cached.fold, ack=ids)
+            self.stats.writes += written
             cached.written = cached.fold.version
         else:
             await self.redis.xack(feed, GROUP, *ids)
@@ -209,6 +306,27 @@ class Projector:
         if await stored_versions(self.redis, self.store, game, projections) >= to:
             return None
         return _Cached(GameFold(projections), kind.decode())
+
+
+def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_ms: int) -> None:
+    """Raise ValueError unless the projector's options work together. A consumer's loop on a
+    partition waits up to min(block_ms, claim_idle_ms / 4) ms in a read, and between reads says
+    every dead_after_ms / 4 that it is alive for dead_after_ms more: dead_after_ms must be at
+    least 4 times that wait, or a live consumer could be removed as dead (harmlessly: it holds
+    nothing then, and its next entry brings it back; but it should not happen)."""
+    if batch < 1 or block_ms < 1 or claim_idle_ms < 0:
+        raise ValueError(f"batch={batch} and block_ms={block_ms} must be positive, claim_idle_ms={claim_idle_ms} "
+                         "not negative")
+    poll_ms = min(block_ms, max(1, claim_idle_ms // 4))
+    if dead_after_ms < 4 * poll_ms:
+        raise ValueError(f"dead_after_ms={dead_after_ms} is under 4 times the longest wait between two reads "
+                         f"({poll_ms} ms): live consumers would look dead")
+
+
+def _alive_key(feed: str) -> str:
+    """The sorted set of the consumers alive on a feed partition (score: until when, Redis time in
+    ms); it shares the feed's hash tag, so the sweep is one Lua step on Redis Cluster too."""
+    return feed.removesuffix(":feed") + ":projectors"
 
 
 def _id_key(entry_id: bytes | str) -> tuple[int, int]:
@@ -235,6 +353,12 @@ async def run_projector(redis_url: str, prefix: str, partitions: int, stop: asyn
 
 def serve_projector(redis_url: str | None, prefix: str, partitions: int, **options) -> Stats:
     """The `pantheon projector` process: consume until SIGTERM or SIGINT, then finish the batch."""
+    checked = {f.name: options.get(f.name, f.default) for f in dataclasses.fields(Projector)
+               if f.name in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms")}
+    try:
+        check_options(**checked)
+    except ValueError as error:
+        raise SystemExit(f"pantheon projector: {error}") from None
     if not redis_url:
         raise SystemExit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run a projector on its own.")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

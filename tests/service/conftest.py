@@ -1,10 +1,18 @@
-"""Fixtures of the service tests: an event store and a game service on the test's Redis and prefix."""
+"""Fixtures of the service tests: an event store and a game service on the test's Redis and prefix,
+and `pantheon projector` processes on them."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis
 
 from service.store.streams import EventStore
 from service.write import GameService
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -17,3 +25,27 @@ async def store(redis_url, prefix):
 @pytest.fixture
 def service(store):
     return GameService(store)
+
+
+@pytest.fixture
+def env(redis_url, prefix):
+    """The environment of a role process on the test's Redis and prefix (4 feed partitions, like `store`)."""
+    return dict(os.environ, REDIS_URL=redis_url, PANTHEON_PREFIX=prefix, PANTHEON_FEED_PARTITIONS="4")
+
+
+@pytest.fixture
+def start_projector(env):
+    """Start `pantheon projector` processes; any still running when the test ends are killed."""
+    started = []
+
+    def start(*args: str) -> subprocess.Popen:
+        started.append(subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "projector", "--block-ms", "100", *args],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
+        return started[-1]
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()

@@ -1,10 +1,17 @@
-"""Helpers for the projector tests: random games, snapshots of read models, waiting for projectors."""
+"""Helpers for the projector tests: random games, snapshots of read models, waiting for projectors,
+and faults of projector processes (SIGKILL while they hold feed entries)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import signal
+import subprocess
 import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import msgspec
 
@@ -81,3 +88,83 @@ async def wait_caught_up(store: EventStore, games: list[str], timeout: float = 1
     while not await caught_up(store, games):
         assert time.monotonic() < deadline, "the projectors did not catch up"
         await asyncio.sleep(0.05)
+
+
+def stop(process: subprocess.Popen) -> dict:
+    """SIGTERM, and the statistics the projector prints as it exits."""
+    process.send_signal(signal.SIGTERM)
+    out, _ = process.communicate(timeout=10)
+    assert process.returncode == 0
+    return json.loads(out.strip().splitlines()[-1])
+
+
+async def consumers(store: EventStore) -> dict[str, dict[str, int]]:
+    """The consumers of the projectors' group on each feed partition: {feed: {name: entries it holds}}."""
+    out = {}
+    for feed in store.feed_keys():
+        joined = await store.redis.exists(feed) and await store.redis.xinfo_groups(feed)
+        listed = await store.redis.xinfo_consumers(feed, GROUP) if joined else []
+        out[feed] = {c["name"].decode(): c["pending"] for c in listed}
+    return out
+
+
+async def wait_reading(store: EventStore, names: set[str], append: Callable[[], Awaitable[object]], *,
+                       every_partition: bool = False, timeout: float = 20.0) -> None:
+    """Append (one more feed entry each time) until each of `names` has read an entry on some feed
+    partition, or on every one: Redis lists a consumer in its group from its first entry on."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listed = [set(names_on) for names_on in (await consumers(store)).values()]
+        if all(names <= on for on in listed) if every_partition else names <= set().union(*listed):
+            return
+        assert time.monotonic() < deadline, f"the projectors did not all read: {listed}"
+        await append()
+        await asyncio.sleep(0.005)
+
+
+async def held(store: EventStore, consumer: str) -> dict[str, list[bytes]]:
+    """The feed entries delivered to `consumer` and not acknowledged, by feed: {feed: [ids]}."""
+    out = {}
+    for feed in store.feed_keys():
+        if await store.redis.exists(feed) and await store.redis.xinfo_groups(feed):
+            rows = await store.redis.xpending_range(feed, GROUP, "-", "+", 1000, consumername=consumer)
+            if rows:
+                out[feed] = [row["message_id"] for row in rows]
+    return out
+
+
+async def held_games(store: EventStore, consumer: str) -> set[str]:
+    """The games of the feed entries `consumer` holds."""
+    games = set()
+    for feed, ids in (await held(store, consumer)).items():
+        for entry_id in ids:
+            [(_, fields)] = await store.redis.xrange(feed, entry_id, entry_id)
+            games.add(fields[b"game"].decode())
+    return games
+
+
+def _stopped(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("T", "t")
+
+
+async def kill_holding(store: EventStore, process: subprocess.Popen, consumer: str,
+                       append: Callable[[], Awaitable[object]], timeout: float = 30.0) -> float:
+    """SIGKILL a projector process while its consumer holds feed entries delivered to it and not
+    acknowledged: append (one more feed entry), freeze the process (SIGSTOP, and wait until it is
+    stopped) and look; if it holds nothing, let it go on (SIGCONT) and try again. Freezing first
+    makes the look and the kill one moment: it cannot ack in between. Returns the monotonic time
+    it was frozen (it never ran again after that), the moment of its crash."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, f"{consumer} never held an entry when frozen"
+        assert process.poll() is None, f"{consumer} exited"
+        await append()
+        os.kill(process.pid, signal.SIGSTOP)
+        while not _stopped(process.pid):
+            await asyncio.sleep(0.001)
+        frozen = time.monotonic()
+        if await held(store, consumer):
+            process.kill()
+            process.wait(timeout=10)
+            return frozen
+        os.kill(process.pid, signal.SIGCONT)

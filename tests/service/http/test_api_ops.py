@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import time
 
 from service.http.app import create_app
 
@@ -13,9 +15,11 @@ from ..api_helpers import (
     bearer,
     new_game,
     next_command,
+    play,
     referee_service,
     serve,
 )
+from ..projector_helpers import kill_holding
 
 
 async def test_a_live_process_with_a_reachable_redis_is_live_and_ready(redis_url, prefix):
@@ -31,6 +35,25 @@ async def test_without_redis_the_process_is_live_but_not_ready(prefix):
     assert live.status_code == 200
     assert ready.status_code == 503 and ready.json()["code"] == "not_ready"
     assert ready.headers["content-type"].startswith("application/problem+json")
+
+
+async def test_without_redis_the_metrics_of_the_process_are_still_served(prefix):
+    async with serve(create_app("redis://127.0.0.1:1/0", prefix, PARTITIONS)) as client:
+        await client.get("/health/live")
+        metrics = await client.get("/metrics")
+
+    assert metrics.status_code == 200
+    assert sample(metrics.text, "pantheon_http_requests_total", method="GET", route="/health/live", status="200") == 1
+    assert samples(metrics.text, "pantheon_projection_lag_seconds") == {}  # unknown: absent, not 0
+
+
+def samples(text: str, name: str) -> dict[str, float]:
+    """Every sample of one Prometheus metric: {its labels as written: value}."""
+    found = {}
+    for line in text.splitlines():
+        if match := re.fullmatch(rf"{re.escape(name)}(?:\{{(.*)\}})? (\S+)", line):
+            found[match.group(1) or ""] = float(match.group(2))
+    return found
 
 
 def sample(text: str, name: str, **labels: str) -> float:
@@ -63,3 +86,47 @@ async def test_metrics_count_requests_by_route_and_status_and_commands_by_result
     assert sample(text, "pantheon_command_seconds_count") == 2
     assert sample(text, "pantheon_command_seconds_bucket", le="+Inf") == 2
     assert "# TYPE pantheon_command_seconds histogram" in text
+
+
+async def projection_lag(client) -> tuple[float, float]:
+    """From /metrics: the largest projection lag of any feed partition, and the entries pending."""
+    text = (await client.get("/metrics")).text
+    lags = samples(text, "pantheon_projection_lag_seconds")
+    assert "# TYPE pantheon_projection_lag_seconds gauge" in text and len(lags) == PARTITIONS, text
+    assert set(lags) == {f'partition="{p}"' for p in range(PARTITIONS)}
+    return max(lags.values()), sum(samples(text, "pantheon_projection_pending").values())
+
+
+async def wait_no_lag(client, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while (lag := await projection_lag(client)) != (0.0, 0.0):
+        assert time.monotonic() < deadline, f"the projection lag stayed at {lag}"
+        await asyncio.sleep(0.1)
+
+
+async def test_the_projection_lag_rises_while_no_projector_keeps_up_and_falls_to_zero_when_one_does(
+        redis_url, prefix, start_projector):
+    async with api_client(redis_url, prefix) as client, referee_service(redis_url, prefix) as referee:
+        game, _, tokens = await new_game(client)  # no projector has run yet: the feed has no group
+        await asyncio.sleep(1.5)
+        lag, pending = await projection_lag(client)
+        assert 1.5 <= lag < 30 and pending == 0
+
+        first = start_projector("--consumer", "first")
+        await wait_no_lag(client)
+
+        moves = iter(range(1000))
+
+        async def one_command():
+            assert await play(client, referee, game, tokens, seed=next(moves), max_commands=1) == 1
+
+        # entries delivered and never acknowledged count: a projector killed holding some, with
+        # nobody to claim them, then one more entry that nobody reads
+        await kill_holding(referee.store, first, "first", one_command)
+        await one_command()
+        await asyncio.sleep(1.5)
+        lag, pending = await projection_lag(client)
+        assert 1.5 <= lag < 30 and pending >= 1
+
+        start_projector("--consumer", "second")  # claims what the first one held, reads the rest
+        await wait_no_lag(client)

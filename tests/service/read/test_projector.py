@@ -1,16 +1,20 @@
 """The projector over a real Redis: version by version, redelivery, crashes, peers, new projection versions."""
 
 import asyncio
+import dataclasses
 import random
 
 import msgspec
 import pytest
+from redis.asyncio import Redis
 
 from domain.games import projections_for
 from domain.kernel import fold
 from domain.pantheon import PANTHEON
 from projections import fold_game
 from projections.pantheon import ScoreProjection
+from service.cli.commands import main, parser
+from service.read.lag import projection_lag
 from service.read.models import (
     GROUP,
     PROJECTIONS,
@@ -25,6 +29,8 @@ from service.read.models import (
 from service.read.projector import Projector
 from service.read.rebuild import rebuild, stale_projections
 from service.store.codec import Envelope, seal
+from service.store.streams import EventStore
+from service.write import GameService
 
 from ..projector_helpers import (
     mark_current,
@@ -33,6 +39,7 @@ from ..projector_helpers import (
     play,
     rebuilt_snapshot,
     snapshot,
+    wait_caught_up,
 )
 
 
@@ -178,12 +185,17 @@ async def test_an_unknown_game_projection_or_seat_is_reported_as_missing(store, 
             await read_model_json(store.redis, store, *args)
 
 
+async def poison(store, game: str) -> None:
+    """Append an event no projection can fold to the game."""
+    version, last = await store.head(game)
+    event = seal(Envelope(game=game, version=version + 1, type="moved", schema=1, prev_hash=last,
+                          payload=msgspec.Raw(msgspec.msgpack.encode({"type": "no_such_event"})), recorded_at=0))
+    await store.append(game, version, [event])
+
+
 async def test_a_game_that_cannot_be_projected_stays_pending_and_the_others_go_on(store, service):
     good, bad = await new_games(service, 2)
-    version, last = await store.head(bad)
-    poison = seal(Envelope(game=bad, version=version + 1, type="moved", schema=1, prev_hash=last,
-                           payload=msgspec.Raw(msgspec.msgpack.encode({"type": "no_such_event"})), recorded_at=0))
-    await store.append(bad, version, [poison])
+    await poison(store, bad)
     await play(service, [good], 3, random.Random(11))
     await mark_current(store)
     p = await projector(store)
@@ -236,3 +248,87 @@ async def test_the_feed_keeps_only_what_a_group_has_not_read_and_acknowledged(st
     await heir.drain()
     assert (await pending(store)) == 0
     assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_a_game_that_cannot_be_projected_is_retried_after_a_growing_pause_not_at_every_claim(store, service):
+    [bad] = await new_games(service, 1)
+    await poison(store, bad)
+    await mark_current(store)
+    p, stop = Projector(store.redis, store, claim_idle_ms=100, block_ms=50), asyncio.Event()
+    running = asyncio.create_task(p.run(stop))
+    await asyncio.sleep(2.0)  # its entries are claimable every 0.1 s: 20 retries without a pause
+    stop.set()
+    await running
+    assert p.stats.failures == 2  # at once, and again after a second (the next after two more)
+    assert await pending(store) == 2
+
+
+async def test_a_projector_slow_on_a_long_batch_renews_its_claim_so_that_a_peer_takes_none_of_it(redis_url, prefix):
+    redis = Redis.from_url(redis_url)
+    try:
+        one = EventStore(redis, prefix=prefix, partitions=1)  # one feed: every game in one batch
+        games = await new_games(GameService(one), 8)
+        await mark_current(one)
+        slow, peer = await projector(one, claim_idle_ms=400), await projector(one, claim_idle_ms=400)
+        real = slow._project
+
+        async def slowly(*args):
+            await asyncio.sleep(0.1)  # long work on each game: the batch takes twice the claim idle time
+            await real(*args)
+
+        slow._project = slowly
+        working = asyncio.create_task(slow.drain())
+        while await pending(one) == 0:
+            await asyncio.sleep(0.001)
+        while not working.done():  # the peer tries to claim entries idle for 0.4 s all along
+            await peer.step(one.feed_keys()[0], claim=True)
+            await asyncio.sleep(0.02)
+        await working
+        assert (peer.stats.claimed, peer.stats.entries) == (0, 0)
+        assert slow.stats.entries == 8 and slow.stats.renewed > 0
+        assert await snapshot(one, games) == await rebuilt_snapshot(one, games)
+    finally:
+        await redis.aclose()
+
+
+async def test_the_lag_of_a_partition_is_the_age_of_its_oldest_entry_not_yet_projected(store, service):
+    assert [(lag.seconds, lag.pending) for lag in await projection_lag(store.redis, store)] == [(0.0, 0)] * 4
+    [game] = await new_games(service, 1)
+    partition, feed, rnd = store.partition(game), store.keys(game).feed, random.Random(31)
+    await asyncio.sleep(0.3)
+    lag = (await projection_lag(store.redis, store))[partition]
+    assert (lag.partition, lag.pending, lag.consumers) == (partition, 0, 0) and 0.3 <= lag.seconds < 5  # no group yet
+
+    await (await projector(store)).drain()
+    assert [(lag.seconds, lag.pending) for lag in await projection_lag(store.redis, store)] == [(0.0, 0)] * 4
+
+    await play(service, [game], 1, rnd)
+    await store.redis.xreadgroup(GROUP, "doomed", {feed: ">"}, count=10)  # delivered, never acknowledged
+    await asyncio.sleep(0.3)
+    await play(service, [game], 1, rnd)  # and a younger entry nobody has read
+    lag = (await projection_lag(store.redis, store))[partition]
+    assert (lag.pending, lag.consumers) == (1, 2) and 0.3 <= lag.seconds < 5
+
+    await (await projector(store, claim_idle_ms=0)).drain()
+    assert [(lag.seconds, lag.pending) for lag in await projection_lag(store.redis, store)] == [(0.0, 0)] * 4
+
+
+def test_the_projector_command_defaults_are_the_projectors_and_its_options_are_checked(monkeypatch):
+    args, defaults = parser().parse_args(["projector"]), {f.name: f.default for f in dataclasses.fields(Projector)}
+    for option in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms"):
+        assert getattr(args, option) == defaults[option], option
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")  # never reached
+    with pytest.raises(SystemExit, match="dead_after_ms=500"):  # a live consumer reads every 250 ms by default
+        main(["projector", "--dead-after-ms", "500"])
+
+
+async def test_the_statistics_count_the_work_of_every_partition(store, service):
+    games = await new_games(service, 8)  # one feed entry each, over the 4 partitions
+    await mark_current(store)
+    p, stop = Projector(store.redis, store, block_ms=50, trim_every_s=0.1), asyncio.Event()
+    running = asyncio.create_task(p.run(stop))  # the partitions are consumed side by side
+    await wait_caught_up(store, games)
+    await asyncio.sleep(0.3)  # a trim on every partition
+    stop.set()
+    await running
+    assert (p.stats.entries, p.stats.writes, p.stats.trimmed) == (8, 8 * 3, 8)  # 3 read models a game

@@ -2,62 +2,34 @@
 
 import asyncio
 import json
-import os
 import random
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import pytest
-
-from service.read.models import GROUP, rm_key
+from service.read.models import GROUP, PROJECTIONS, rm_key, stored_versions
 from service.store.streams import EventStore
 from service.write import GameService
 
 from ..projector_helpers import (
+    caught_up,
+    consumers,
+    held,
+    held_games,
+    kill_holding,
     mark_current,
     new_games,
     pending,
     play,
     rebuilt_snapshot,
     snapshot,
+    stop,
     wait_caught_up,
+    wait_reading,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def env(redis_url, prefix):
-    return dict(os.environ, REDIS_URL=redis_url, PANTHEON_PREFIX=prefix, PANTHEON_FEED_PARTITIONS="4")
-
-
-@pytest.fixture
-def start_projector(env):
-    """Start `pantheon projector` processes; any still running when the test ends are killed."""
-    started = []
-
-    def start(*args: str) -> subprocess.Popen:
-        started.append(subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "projector", "--block-ms", "100", *args],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
-        return started[-1]
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-
-
-def stop(process: subprocess.Popen) -> dict:
-    """SIGTERM, and the statistics the projector prints as it exits."""
-    process.send_signal(signal.SIGTERM)
-    out, _ = process.communicate(timeout=10)
-    assert process.returncode == 0
-    return json.loads(out.strip().splitlines()[-1])
 
 
 async def kill_mid_batch(store: EventStore, start_projector, attempts: int = 5, timeout: float = 10.0) -> None:
@@ -87,6 +59,77 @@ async def test_a_projector_killed_mid_batch_and_restarted_ends_with_the_read_mod
     await wait_caught_up(store, games)
     assert stop(restarted)["claimed"] > 0
     assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_a_peer_projects_the_entries_of_a_projector_killed_before_acking_them_within_two_seconds(
+        store, start_projector):
+    """Two projectors with the default settings; one is killed (SIGKILL) holding a feed entry it
+    read and never acknowledged, the only entry of a quiet game: nothing but a claim by the
+    survivor brings that game's read models to its head, and that must happen within 2 s of the
+    crash (it took 10 s when entries were claimed after 10 s idle)."""
+    service = GameService(store)
+    await mark_current(store)
+    survivor, victim = start_projector("--consumer", "survivor"), start_projector("--consumer", "victim")
+    games = []
+
+    async def one_more_game():
+        games.extend(await new_games(service, 1))
+
+    await wait_reading(store, {"survivor", "victim"}, one_more_game)
+    crashed = await kill_holding(store, victim, "victim", one_more_game)
+    stalled = await held_games(store, "victim")
+    assert stalled
+    for game in stalled:  # stale: the victim's write and ack never happened, and nothing moves any more
+        assert await stored_versions(store.redis, store, game, PROJECTIONS["pantheon"]) < (await store.head(game))[0]
+    deadline = crashed + 20.0
+    while not await caught_up(store, games):
+        assert time.monotonic() < deadline, "the stalled games were never projected"
+        await asyncio.sleep(0.01)
+    recovered = time.monotonic() - crashed
+    assert recovered < 2.0, f"the stalled games were projected {recovered:.2f} s after the crash"
+    assert stop(survivor)["claimed"] >= 1
+    assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_a_dead_consumer_leaves_the_group_once_a_peer_claimed_its_entries_and_live_idle_ones_stay(
+        store, start_projector):
+    """Dead consumers are removed from the group, but only once they hold nothing: the live
+    projectors claim entries idle for 4 s and remove consumers dead for 1 s that hold none. A
+    victim killed holding entries stays on their partition until they are claimed (removing it
+    would drop them: the quiet games would never be projected), and leaves the other partitions
+    within about a second. The two live projectors get no entry after the kill, so the idle time
+    Redis shows for them grows like a dead one's (Redis 6.2 and 7.0 count it from a consumer's
+    last entry); they are never removed (each could remove the other)."""
+    service = GameService(store)
+    await mark_current(store)
+    options = ("--claim-idle-ms", "4000", "--dead-after-ms", "1000")
+    live = [start_projector("--consumer", f"live-{i}", *options) for i in range(2)]
+    victim = start_projector("--consumer", "victim", *options)
+    games = []
+
+    async def one_more_game():
+        games.extend(await new_games(service, 1))
+
+    await wait_reading(store, {"live-0", "live-1", "victim"}, one_more_game, every_partition=True)
+    crashed = await kill_holding(store, victim, "victim", one_more_game)
+    holding = await held(store, "victim")
+    gone_where_idle = gone_everywhere = None
+    while gone_everywhere is None or time.monotonic() < gone_everywhere + 2.0:  # and 2 s more for the live ones
+        now = time.monotonic()
+        assert now < crashed + 20.0, "the dead consumer was never removed"
+        listed = await consumers(store)
+        assert all({"live-0", "live-1"} <= set(names) for names in listed.values()), f"a live one went: {listed}"
+        if now < crashed + 3.0:  # its entries are not claimable yet: it keeps them, and its place
+            assert all(listed[feed].get("victim") == len(ids) for feed, ids in holding.items()), listed
+        if gone_where_idle is None and all("victim" not in listed[feed] for feed in listed if feed not in holding):
+            gone_where_idle = now
+        if gone_everywhere is None and all("victim" not in names for names in listed.values()):
+            gone_everywhere = now
+        await asyncio.sleep(0.1)
+    assert gone_where_idle - crashed < 2.5, f"it stayed {gone_where_idle - crashed:.1f} s where it held nothing"
+    assert 3.0 < gone_everywhere - crashed < 8.0
+    assert await caught_up(store, games)  # its entries were claimed and projected, not dropped with it
+    assert sum(stop(p)["removed"] for p in live) == len(store.feed_keys())  # the victim, once on each: no live one ever
 
 
 async def test_two_projector_processes_share_the_work_and_produce_the_read_models_of_one(store, start_projector):
