@@ -7,6 +7,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 from service.config import Settings
 
@@ -72,8 +74,8 @@ def serve(settings: Settings) -> None:
         embedded = EmbeddedRedis(settings.data_dir)
         url = embedded.url
     env = dict(os.environ, REDIS_URL=url)
-    roles = ["projector"] + ["worker"] * settings.ai_workers
-    helpers = [subprocess.Popen([sys.executable, "-m", "service.cli", role], env=env) for role in roles]
+    helpers = Supervisor(["projector"] + ["worker"] * settings.ai_workers, env)
+    helpers.start()
     base = f"http://{settings.host}:{settings.port}"
     where = f"embedded Redis, data in {os.path.abspath(settings.data_dir)}" if embedded else url
     print(f"Pantheon server on {base}  ({where})\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json"
@@ -84,9 +86,64 @@ def serve(settings: Settings) -> None:
     try:
         run_api(settings, url)
     finally:
-        for process in helpers:
-            process.send_signal(signal.SIGTERM)
-        for process in helpers:
-            process.wait(timeout=15)
+        helpers.stop()
         if embedded:
             embedded.close()
+
+
+class Supervisor:
+    """The helper roles of `pantheon serve`, each its own process, started again (after 1, 2, 4 …
+    30 s, logged) whenever one dies; stopped with SIGTERM at the end."""
+
+    RESTART_BACKOFF_S = (1, 2, 4, 8, 16, 30)
+    HEALTHY_AFTER_S = 60  # a process that ran this long starts its backoff afresh when it dies
+
+    def __init__(self, roles: list[str], env: dict[str, str]) -> None:
+        self.roles, self.env = roles, env
+        self.processes: list[subprocess.Popen] = []
+        self.started_at: list[float] = []
+        self.failures = [0] * len(roles)
+        self.restarts = 0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        self.processes = [self._spawn(role) for role in self.roles]
+        self.started_at = [time.monotonic()] * len(self.roles)
+        threading.Thread(target=self._watch, daemon=True, name="supervisor").start()
+
+    def _spawn(self, role: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "service.cli", role], env=self.env)
+
+    def _watch(self) -> None:
+        due: dict[int, float] = {}
+        while not self._stop.wait(0.2):
+            for i, process in enumerate(self.processes):
+                if process.poll() is None or self._stop.is_set():
+                    continue
+                now = time.monotonic()
+                if i not in due:
+                    ran = now - self.started_at[i]
+                    self.failures[i] = 1 if ran > self.HEALTHY_AFTER_S else self.failures[i] + 1
+                    wait = self.RESTART_BACKOFF_S[min(self.failures[i], len(self.RESTART_BACKOFF_S)) - 1]
+                    print(f"pantheon serve: {self.roles[i]} (pid {process.pid}) exited with {process.returncode}; "
+                          f"starting it again in {wait} s", file=sys.stderr, flush=True)
+                    due[i] = now + wait
+                elif now >= due[i]:
+                    del due[i]
+                    with self._lock:
+                        if not self._stop.is_set():
+                            self.processes[i], self.started_at[i] = self._spawn(self.roles[i]), now
+                            self.restarts += 1
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stop.set()
+        for process in self.processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -60,3 +60,33 @@ def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_pro
     assert [pid for pid in children if _alive(pid)] == []
     probe = socket.socket(socket.AF_UNIX)
     assert probe.connect_ex(socket_path) != 0  # the embedded Redis is gone too
+
+
+def test_serve_starts_a_helper_role_again_when_it_is_killed(tmp_path):
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX="serve-restart",
+               PANTHEON_AI_WORKERS="1")
+    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        for _ in range(100):
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health/ready", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        before = _children(server.pid)
+        assert len(before) == 2  # the projector and one AI worker
+        os.kill(before[-1], signal.SIGKILL)
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            now = [pid for pid in _children(server.pid) if _alive(pid)]
+            if len(now) == 2 and before[-1] not in now:
+                break
+            time.sleep(0.1)
+        assert len(now) == 2 and before[-1] not in now, (before, now)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=30)
+    assert "exited with -9; starting it again in 1 s" in output
