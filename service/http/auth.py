@@ -14,6 +14,7 @@ from service.write import GameService, ServiceError
 from .metrics import Metrics
 from .quotas import Quotas
 
+TOKEN_SEAT = "token_seat"  # request state: the seat of the request's token, once checked (None: the admin)
 GameIdParam = Annotated[str, PathParameter(description="The game's id (16 hex digits).", pattern="^[0-9a-f]{16}$",
                                            min_length=16, max_length=16)]
 
@@ -52,7 +53,8 @@ async def caller_seat(service: GameService, game: str, request: Request, *, requ
             raise ServiceError(401, "missing_token", "This needs your seat token: Authorization: Bearer <token>.")
         await service.kind(game)  # 404 for an unknown game
         return None
-    seat = await service.seat_of(game, token)
+    # the token was checked before the handler ran (StrictRequests): its seat is known
+    seat = request.state[TOKEN_SEAT] if TOKEN_SEAT in request.state else await service.seat_of(game, token)
     if seat is not None:
         return seat
     if not required and await service.is_admin(game, token):

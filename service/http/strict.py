@@ -14,7 +14,7 @@ from litestar.types import Receive, Scope, Send
 
 from service.write import ServiceError
 
-from .auth import bearer
+from .auth import TOKEN_SEAT, bearer
 
 _JSON_TYPES = ("application/json",)
 
@@ -58,8 +58,10 @@ class StrictRequests:
         if game is None or token is None:
             return
         service = request.app.state.service
-        if await service.seat_of(game, token) is None and not await service.is_admin(game, token):
+        seat = await service.seat_of(game, token)
+        if seat is None and not await service.is_admin(game, token):
             raise ServiceError(403, "wrong_token", "This token is not one of this game's tokens.")
+        request.state[TOKEN_SEAT] = seat  # the handler need not look the token up again (None: the admin)
 
     @staticmethod
     async def _check_body(request: Request, body_type: Any) -> None:

@@ -30,21 +30,28 @@ def _alive(pid: int) -> bool:
     return bool(state) and not state.startswith("Z")
 
 
-def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_processes(tmp_path):
+def _start_serve(tmp_path, prefix: str, workers: int) -> tuple[subprocess.Popen, str]:
+    """`pantheon serve` on an embedded Redis in `tmp_path`, once it is ready; the process and its URL."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX="serve-test",
-               PANTHEON_AI_WORKERS="2")
+    env.update(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX=prefix,
+               PANTHEON_AI_WORKERS=str(workers))
     server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            if httpx.get(f"{base}/health/ready", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return server, base
+
+
+def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_processes(tmp_path):
+    server, base = _start_serve(tmp_path, "serve-test", workers=2)
+    port = base.rsplit(":", 1)[1]
     try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                if httpx.get(f"{base}/health/ready", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
         created = httpx.post(f"{base}/games", json={"kind": "pantheon", "seats": [{"type": "human"}] * 3}).json()
         assert httpx.get(f"{base}/games/{created['game']}").json()["version"] == created["version"]
         assert httpx.get(f"{base}/schema/openapi.json").status_code == 200
@@ -63,19 +70,8 @@ def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_pro
 
 
 def test_serve_starts_a_helper_role_again_when_it_is_killed(tmp_path):
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX="serve-restart",
-               PANTHEON_AI_WORKERS="1")
-    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
+    server, _ = _start_serve(tmp_path, "serve-restart", workers=1)
     try:
-        for _ in range(100):
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health/ready", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
         before = _children(server.pid)
         assert len(before) == 2  # the projector and one AI worker
         os.kill(before[-1], signal.SIGKILL)
