@@ -42,6 +42,8 @@ class Settings:
     # AI worker processes `pantheon serve` starts: each plays one AI turn at a time
     ai_workers: int = field(default_factory=lambda: max(1, int(os.environ.get(
         "PANTHEON_AI_WORKERS", min(2, os.cpu_count() or 1)))))
+    # how often the AI sweeper looks for due AI turns that no job waits for or runs (seconds)
+    ai_sweep_s: float = field(default_factory=lambda: float(os.environ.get("PANTHEON_AI_SWEEP_S", "2")))
     max_body_bytes: int = 64 * 1024
     # how long an accepted command's Idempotency-Key is remembered (a retry after that is decided afresh)
     # browser origins allowed to call the API from elsewhere, comma-separated (none by default)

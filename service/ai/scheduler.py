@@ -1,17 +1,23 @@
-"""Scheduling AI turns: when a game awaits an AI seat, a job goes to an RQ queue; a sweeper
-re-enqueues turns whose job was lost, and hands seats idle too long to an AI."""
+"""Scheduling AI turns: when a game awaits an AI seat, a job goes to an RQ queue at once (the fast
+path, after each accepted command); the sweeper (service.ai.sweeper) finds, from the games
+themselves, any due turn that no job is running or waiting for, and enqueues it again."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
-import time
+from dataclasses import dataclass
 
 import msgspec
 import redis
-from rq import Queue, Retry
-from rq.job import Job, JobStatus
+from redis.asyncio import Redis as AsyncRedis
+from rq import Queue
 
+from service.store.connection import TIMEOUT_S
 from service.store.streams import EventStore
+
+log = logging.getLogger(__name__)
 
 
 def queue_name(prefix: str) -> str:
@@ -24,13 +30,14 @@ def queue_name(prefix: str) -> str:
 TURN_JOB = "service.ai.worker.play_ai_turn"
 JOB_TIMEOUT_S = 120
 FAILURE_TTL_S = 7 * 24 * 3600  # failed AI jobs stay in RQ's failed registry a week (RQ's default: a year)
-# A running AI job holds a lease this long; a started job without a live lease counts as lost
-# (its worker died) and the turn is enqueued again (a duplicate would be harmless: same key).
+# A running AI job holds a lease this long (renewed while it runs); a turn whose job neither waits
+# in the queue nor runs under a live lease is enqueued again by the sweeper (a duplicate would be
+# harmless: the same idempotency key).
 LEASE_S = float(os.environ.get("PANTHEON_AI_LEASE_S", "30"))
 
 
 def turn_key(game: str, version: int, seat: int) -> str:
-    """The idempotency key (and job id) of one AI turn."""
+    """The idempotency key of one AI turn (every job of the turn uses it)."""
     return f"ai-{game}-{version}-{seat}"
 
 
@@ -47,101 +54,101 @@ def ai_level(meta: dict[bytes, bytes] | dict[str, bytes], seat: int) -> str | No
     return spec.get("level") or "random"
 
 
+@dataclass(frozen=True)
+class Turn:
+    """The job last enqueued for a game's AI turn, as kept in the turns hash (one field per game)."""
+
+    version: int
+    seat: int
+    attempt: int
+    job_id: str
+    enqueued_at: float = 0.0  # the Redis clock, in seconds
+    suspect_since: float = 0.0  # when the sweeper first found the job neither waiting nor running
+
+    def encode(self) -> str:
+        return f"{self.version}|{self.seat}|{self.attempt}|{self.job_id}|{self.enqueued_at:.3f}|{self.suspect_since:.3f}"
+
+    @classmethod
+    def decode(cls, value: bytes) -> Turn:
+        parts = value.decode().split("|")  # earlier versions kept only the first four fields
+        version, seat, attempt, job_id = parts[:4]
+        extra = [float(p) for p in parts[4:6]]
+        return cls(int(version), int(seat), int(attempt), job_id, *extra)
+
+    def is_for(self, version: int, seat: int) -> bool:
+        return (self.version, self.seat) == (version, seat)
+
+
 class Scheduler:
-    """Enqueues AI turns (sync Redis for RQ); also remembers who is awaited since when."""
+    """Enqueues AI turns on RQ (sync Redis, as RQ needs), bounded in time like every other client."""
 
-    def __init__(self, redis_url: str, prefix: str, partitions: int) -> None:
-        self.redis_url, self.prefix, self.partitions = redis_url, prefix, partitions
-        self.redis = redis.Redis.from_url(redis_url)
+    def __init__(self, redis_url: str, prefix: str, partitions: int, *, lease_s: float = LEASE_S) -> None:
+        self.redis_url, self.prefix, self.partitions, self.lease_s = redis_url, prefix, partitions, lease_s
+        self.redis = redis.Redis.from_url(redis_url, socket_timeout=TIMEOUT_S,
+                                          socket_connect_timeout=min(TIMEOUT_S, 2.0))
         self.queue = Queue(queue_name(prefix), connection=self.redis)
-        self._keys = EventStore(self.redis, prefix, partitions)  # only for its key layout
-
-    @property
-    def awaiting_key(self) -> str:
-        """game -> "version|seat|since": the seat each running game awaits, and since when."""
-        return f"{self.prefix}:ai:awaiting"
+        self.store = EventStore(self.redis, prefix, partitions)  # only for its key layout
 
     @property
     def turns_key(self) -> str:
-        """game -> "version|seat|attempt|job id": the job of the game's current AI turn (one field
-        per running game, so it does not grow with the number of turns played)."""
+        """game -> Turn: the job of the game's current AI turn (one field per running game, so it
+        does not grow with the number of turns played)."""
         return f"{self.prefix}:ai:turns"
 
+    @property
+    def legacy_awaiting_key(self) -> str:
+        """Where earlier versions kept whom each game awaits (now the store's awaiting hashes)."""
+        return f"{self.prefix}:ai:awaiting"
+
     def meta_key(self, game: str) -> str:
-        return self._keys.keys(game).meta
+        return self.store.keys(game).meta
 
-    def __call__(self, game: str, version: int, seat: int) -> None:
-        # Called on every accepted command (from the API's event loop): one round trip.
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(self.awaiting_key, game, f"{version}|{seat}|{time.time():.3f}")
-        pipe.hgetall(self.meta_key(game))
-        _, meta = pipe.execute()
-        if ai_level(meta, seat) is not None:
-            self.enqueue(game, version, seat)
+    def job_id(self, game: str, version: int, seat: int, attempt: int) -> str:
+        return f"{self.prefix}-{turn_key(game, version, seat)}" + (f"-r{attempt}" if attempt else "")
 
-    def enqueue(self, game: str, version: int, seat: int, attempt: int = 0) -> None:
-        job_id = f"{self.prefix}-{turn_key(game, version, seat)}" + (f"-r{attempt}" if attempt else "")
-        if Job.exists(job_id, connection=self.redis):
-            return
-        self.redis.hset(self.turns_key, game, f"{version}|{seat}|{attempt}|{job_id}")
+    def enqueue(self, game: str, version: int, seat: int, attempt: int = 0) -> str:
+        """Record the turn's job and put it on the queue; its job id."""
+        job_id = self.job_id(game, version, seat, attempt)
+        now = self.now()
+        self.redis.hset(self.turns_key, game, Turn(version, seat, attempt, job_id, now).encode())
+        # No RQ retry: a failed job's retry would wait in RQ's scheduled registry, which only an RQ
+        # scheduler serves; the sweeper enqueues a failed turn again instead.
         self.queue.enqueue(TURN_JOB, self.redis_url, self.prefix, self.partitions, game, version, seat,
-                           job_id=job_id, job_timeout=JOB_TIMEOUT_S, retry=Retry(max=3, interval=[1, 2, 5]),
-                           failure_ttl=FAILURE_TTL_S)
+                           job_id=job_id, job_timeout=JOB_TIMEOUT_S, failure_ttl=FAILURE_TTL_S)
+        return job_id
 
-    def drop_legacy_keys(self) -> None:
-        """Forget the per-turn hashes of earlier versions (they grew with every AI turn played)."""
-        self.redis.delete(f"{self.prefix}:ai:jobs", f"{self.prefix}:ai:attempts")
+    def now(self) -> float:
+        """The Redis clock in seconds: one clock for every process, whatever machine it runs on."""
+        seconds, micros = self.redis.time()
+        return seconds + micros / 1e6
 
-    def sweep(self) -> int:
-        """Re-enqueue AI turns whose job is gone, failed or held by a dead worker; hand human seats
-        idle past the game's `idle_seconds` to the AI. The number of turns enqueued."""
-        enqueued = 0
-        for game, value in self.redis.hgetall(self.awaiting_key).items():
-            game = game.decode()
-            version, seat, since = value.decode().split("|")
-            meta = self.redis.hgetall(self.meta_key(game))
-            if int(meta.get(b"version", b"0")) != int(version) or b"finished" in meta:
-                self.redis.hdel(self.awaiting_key, game)
-                self.redis.hdel(self.turns_key, game)
-                continue
-            level = ai_level(meta, int(seat))
-            idle = _idle_limit(meta)
-            if level is None and idle is not None and time.time() - float(since) > idle:
-                self.redis.hset(self.meta_key(game), f"ai:{seat}", "greedy")
-                level = "greedy"
-            if level is not None:
-                enqueued += self._retry_if_lost(game, int(version), int(seat))
-        return enqueued
+    def close(self) -> None:
+        self.redis.close()
 
-    def _retry_if_lost(self, game: str, version: int, seat: int) -> int:
-        """Enqueue the turn again (a new attempt) if its job is lost; 1 if it was."""
-        recorded = self.redis.hget(self.turns_key, game)
-        attempt, job_id = 1, None  # a retry never reuses the first job's id (it may still exist, finished)
-        if recorded is not None:
-            v, s, n, job = recorded.decode().split("|", 3)
-            if (int(v), int(s)) == (version, seat):
-                attempt, job_id = int(n) + 1, job
-        if job_id is not None and not self._lost(job_id):
-            return 0
-        self.enqueue(game, version, seat, attempt)
-        return 1
 
-    def _lost(self, job_id: str) -> bool:
+class TurnNotifier:
+    """The write path's hook after each accepted command (`GameService.on_awaiting`): enqueue the AI
+    turn at once if an AI plays the awaited seat. It never fails the command: the command is stored,
+    and a turn not enqueued here is found by the sweeper."""
+
+    def __init__(self, scheduler: Scheduler, redis_async: AsyncRedis) -> None:
+        self.scheduler, self.redis = scheduler, redis_async
+
+    async def __call__(self, game: str, version: int, seat: int) -> None:
         try:
-            status = Job.fetch(job_id, connection=self.redis).get_status(refresh=True)
-        except Exception:  # rq's NoSuchJobError: the job is gone
-            return True
-        if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
-            return False
-        if status == JobStatus.STARTED:
-            return not self.redis.exists(lease_key(self.prefix, job_id))
-        return True  # finished, failed, stopped or canceled, and the game still waits
+            seats, handed = await self.redis.hmget(self.scheduler.meta_key(game), "seats", f"ai:{seat}")
+            if ai_level({"seats": seats or b"[]", **({f"ai:{seat}": handed} if handed else {})}, seat) is None:
+                return
+            # RQ's client is synchronous: off the event loop, so a slow Redis never stalls it
+            await asyncio.to_thread(self.scheduler.enqueue, game, version, seat)
+        except Exception as error:  # noqa: BLE001 - whatever failed, the sweeper enqueues the turn
+            log.warning("AI turn of game %s at version %d (seat %d) not enqueued now (%r); the sweeper will",
+                        game, version, seat, error)
+
+    def close(self) -> None:
+        self.scheduler.close()
 
 
 def lease_key(prefix: str, job_id: str) -> str:
     return f"{prefix}:ai:lease:{job_id}"
 
-
-def _idle_limit(meta: dict[bytes, bytes]) -> float | None:
-    value = meta.get(b"idle_seconds")
-    return float(value) if value else None

@@ -8,7 +8,9 @@ import asyncio
 import json
 import logging
 import random
+import threading
 import time
+from contextlib import contextmanager
 
 import msgspec
 from rq import get_current_job
@@ -17,7 +19,7 @@ from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService, ServiceError
 
-from .scheduler import LEASE_S, Scheduler, ai_level, lease_key, turn_key
+from .scheduler import LEASE_S, Scheduler, TurnNotifier, ai_level, lease_key, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +32,9 @@ class _Runtime:
     def __init__(self, redis_url: str, prefix: str, partitions: int) -> None:
         self.loop = asyncio.new_event_loop()
         self.client = connect(redis_url)
+        self.scheduler = Scheduler(redis_url, prefix, partitions)
         self.service = GameService(EventStore(self.client, prefix=prefix, partitions=partitions),
-                                   on_awaiting=Scheduler(redis_url, prefix, partitions))
+                                   on_awaiting=TurnNotifier(self.scheduler, self.client))
         self.prefix = prefix
 
     def close(self) -> None:
@@ -39,7 +42,7 @@ class _Runtime:
             self.loop.run_until_complete(self.client.aclose())
         finally:
             self.loop.close()
-            self.service.on_awaiting.redis.close()
+            self.scheduler.close()
 
 
 _RUNTIMES: dict[tuple[str, str, int], _Runtime] = {}
@@ -54,7 +57,8 @@ def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, versio
     if runtime is None:
         runtime = _RUNTIMES[key] = _Runtime(redis_url, prefix, partitions)
     try:
-        return runtime.loop.run_until_complete(_play(runtime, game, version, seat))
+        with _lease(runtime):
+            return runtime.loop.run_until_complete(play_turn(runtime.service, game, version, seat))
     except BaseException:
         # A job timeout interrupts the loop wherever it is: start the next turn from scratch.
         _RUNTIMES.pop(key, None)
@@ -72,11 +76,36 @@ def provenance_of(bots, bot, knowledge, rng_seed: str) -> dict[str, str]:
             "view": bots.view_hash(knowledge), "rng": rng_seed}
 
 
-async def _play(runtime: _Runtime, game: str, version: int, seat: int) -> dict:
+@contextmanager
+def _lease(runtime: _Runtime):
+    """Hold the running job's lease, renewed every third of its period from a thread (a bot thinks
+    without yielding to the event loop), so the sweeper leaves the turn alone while it runs; a
+    worker that dies stops renewing, and the turn is enqueued again once the lease has lapsed."""
     job = get_current_job()
-    if job is not None:
-        await runtime.client.set(lease_key(runtime.prefix, job.id), 1, ex=max(1, int(LEASE_S)))
-    return await play_turn(runtime.service, game, version, seat)
+    if job is None:  # called directly, outside RQ
+        yield
+        return
+    key, ttl_ms = lease_key(runtime.prefix, job.id), max(100, int(LEASE_S * 1000))
+    runtime.scheduler.redis.set(key, 1, px=ttl_ms)
+    done = threading.Event()
+
+    def renew() -> None:
+        while not done.wait(LEASE_S / 3):
+            try:
+                runtime.scheduler.redis.set(key, 1, px=ttl_ms)
+            except Exception:  # noqa: BLE001 - Redis away: the lease lapses and the sweeper takes over
+                pass
+
+    renewer = threading.Thread(target=renew, daemon=True, name="ai-lease")
+    renewer.start()
+    try:
+        yield
+    finally:
+        done.set()
+        try:
+            runtime.scheduler.redis.delete(key)
+        except Exception:  # noqa: BLE001 - it lapses by itself
+            pass
 
 
 async def play_turn(service, game: str, version: int, seat: int) -> dict:

@@ -3,6 +3,7 @@ runs them all on one machine over an embedded Redis when REDIS_URL is not set.""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -11,6 +12,9 @@ import threading
 import time
 
 from service.config import Settings
+
+log = logging.getLogger(__name__)
+RECONNECT_MAX_S = 5.0  # the longest an AI worker waits between attempts to reach Redis again
 
 
 def _require_redis(settings: Settings) -> str:
@@ -32,36 +36,80 @@ def run_api(settings: Settings, redis_url: str | None = None) -> None:
 
 
 def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool = False,
-               sweep_every_s: float = 2.0) -> None:
-    """An RQ worker on the AI queue, with a sweeper thread that re-enqueues lost AI turns and hands
-    idle seats to the AI."""
-    import threading
-
+               sweep_every_s: float | None = None) -> None:
+    """An RQ worker on the AI queue, with a sweeper thread that enqueues again any AI turn that is
+    due and that no job waits for or runs, and hands idle seats to the AI. The worker outlives Redis
+    restarts: whenever RQ's loop gives up (RQ quits on a Redis timeout or an unexpected error), a new
+    one starts after 1, 2, 4, 5 s; only SIGTERM or SIGINT ends it."""
     from redis import Redis
     from rq import Queue, SimpleWorker
 
     from service.ai.scheduler import Scheduler, queue_name
+    from service.ai.sweeper import Sweeper
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     url = redis_url or _require_redis(settings)
-    connection = Redis.from_url(url)
-    scheduler = Scheduler(url, settings.prefix, settings.partitions)
-    scheduler.drop_legacy_keys()
+    sweeper = Sweeper(Scheduler(url, settings.prefix, settings.partitions),
+                      every_s=sweep_every_s if sweep_every_s is not None else settings.ai_sweep_s)
     stop = threading.Event()
+    threading.Thread(target=_sweep_until, args=(sweeper, stop), daemon=True, name="ai-sweeper").start()
 
-    def sweeper() -> None:
-        while not stop.wait(sweep_every_s):
-            try:
-                scheduler.sweep()
-            except Exception as error:  # keep sweeping: a Redis hiccup must not end the worker
-                print(f"sweep failed: {error!r}", file=sys.stderr)
+    class Worker(SimpleWorker):
+        # RQ waits 1, 2, 4 … 60 s between attempts to reach a Redis that is away; at most 5 s here,
+        # so that a turn is played soon after Redis is back
+        max_connection_wait_time = RECONNECT_MAX_S
 
-    threading.Thread(target=sweeper, daemon=True, name="ai-sweeper").start()
+        def request_stop(self, signum, frame):  # SIGTERM/SIGINT: this process is to end, not restart RQ
+            stop.set()
+            super().request_stop(signum, frame)
+
+    failures = 0
     try:
-        # SimpleWorker runs each job in this process (no fork per job): an AI turn is short, and a
-        # worker that dies mid-job is covered by the sweeper and the idempotency key.
-        SimpleWorker([Queue(queue_name(settings.prefix), connection=connection)], connection=connection).work(burst=burst)
+        while not stop.is_set():
+            # SimpleWorker runs each job in this process (no fork per job): an AI turn is short, and a
+            # worker that dies mid-job is covered by the sweeper and the idempotency key. No socket
+            # timeout on RQ's own connection: it blocks on the queue by design.
+            connection = Redis.from_url(url, socket_connect_timeout=2)
+            started = time.monotonic()
+            try:
+                Worker([Queue(queue_name(settings.prefix), connection=connection)],
+                       connection=connection).work(burst=burst)
+            except Exception as error:  # noqa: BLE001 - Redis away at start-up, or RQ failed: start again
+                log.warning("AI worker stopped: %r", error)
+            finally:
+                connection.close()
+            if burst or stop.is_set():
+                break
+            failures = 1 if time.monotonic() - started > 60 else failures + 1
+            wait = min(2 ** (failures - 1), RECONNECT_MAX_S)
+            log.warning("AI worker's RQ loop ended (Redis away or restarted?); starting it again in %d s", wait)
+            _wait_or_stop(stop, wait)
     finally:
         stop.set()
+
+
+def _wait_or_stop(stop: threading.Event, seconds: float) -> None:
+    """Wait, ending early on SIGTERM or SIGINT (RQ's handlers are gone between its loops)."""
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        stop.wait(seconds)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _sweep_until(sweeper, stop: threading.Event) -> None:
+    """The sweeper thread: carry over what earlier versions kept, then sweep every period until
+    stopped; a Redis that fails is tried again next period (and logged), never the end of it."""
+    migrated = False
+    while not stop.wait(sweeper.every_s):
+        try:
+            if not migrated:
+                sweeper.migrate_legacy()
+                migrated = True
+            sweeper.sweep_if_due()
+        except Exception as error:  # noqa: BLE001 - keep sweeping: a Redis hiccup must not end it
+            log.warning("AI sweep failed: %r", error)
 
 
 def serve(settings: Settings) -> None:

@@ -12,7 +12,8 @@ from litestar.di import NamedDependency, Provide
 from litestar.types import Message, Scope
 from redis.exceptions import RedisError
 
-from service.ai.scheduler import Scheduler
+from service.ai.scheduler import Scheduler, TurnNotifier
+from service.ai.sweeper import ai_status
 from service.config import QuotaSettings
 from service.read.lag import projection_lag
 from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
@@ -59,9 +60,10 @@ class OperationsController(Controller):
     async def metrics(self, metrics: NamedDependency[Metrics], service: NamedDependency[GameService]) -> str:
         try:
             lag = await projection_lag(service.store.redis, service.store)
-        except (RedisError, OSError):  # Redis away: this process's own metrics still, without the lag
-            lag = None
-        return metrics.exposition(lag)
+            ai = await ai_status(service.store.redis, service.store.prefix)
+        except (RedisError, OSError):  # Redis away: this process's own metrics still, without Redis' figures
+            lag = ai = None
+        return metrics.exposition(lag, ai)
 
 
 def _allow_header_fix(app: Litestar):
@@ -102,14 +104,15 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         client = connect(redis_url, timeout_s=redis_timeout_s)
         store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
-        app.state.service = GameService(store,
-                                        on_awaiting=Scheduler(redis_url, prefix, partitions))
+        notifier = TurnNotifier(Scheduler(redis_url, prefix, partitions), client)
+        app.state.service = GameService(store, on_awaiting=notifier)
         app.state.quotas = Quotas(redis_url, prefix, quotas, timeout_s=redis_timeout_s)
         try:
             yield
         finally:
             await app.state.quotas.close()
             await client.aclose()
+            notifier.close()
 
     metrics, strict = Metrics(), StrictRequests()
     app = HeadAsGet(

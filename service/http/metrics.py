@@ -74,9 +74,9 @@ class Metrics:
         finally:
             self.command_seconds.observe(time.perf_counter() - start)
 
-    def exposition(self, lag: Sequence[FeedLag] | None = None) -> str:
-        """The metrics as text; the projection lag's gauges when `lag` is given (it is not when
-        Redis did not answer: absent, not 0)."""
+    def exposition(self, lag: Sequence[FeedLag] | None = None, ai: dict[str, float] | None = None) -> str:
+        """The metrics as text; the projection lag's gauges when `lag` is given and the AI sweeper's
+        figures when `ai` is (they are not when Redis did not answer: absent, not 0)."""
         out = ["# HELP pantheon_http_requests_total HTTP responses by method, route and status.",
                "# TYPE pantheon_http_requests_total counter"]
         for (method, route, status), n in sorted(self.requests.items()):
@@ -89,6 +89,8 @@ class Metrics:
                 "# TYPE pantheon_command_seconds histogram", *self.command_seconds.lines("pantheon_command_seconds")]
         if lag is not None:
             out += _lag_lines(lag)
+        if ai is not None:
+            out += _ai_lines(ai)
         return "\n".join(out) + "\n"
 
 
@@ -103,4 +105,23 @@ def _lag_lines(lag: Sequence[FeedLag]) -> list[str]:
     out += ["# HELP pantheon_projection_consumers Consumers in the projectors' group (dead ones until removed).",
             "# TYPE pantheon_projection_consumers gauge"]
     out += [f"pantheon_projection_consumers{_labels(partition=str(f.partition))} {f.consumers}" for f in lag]
+    return out
+
+
+def _ai_lines(ai: dict[str, float]) -> list[str]:
+    """The AI sweeper's figures, as the last sweep (by any worker) left them in Redis."""
+    out = ["# HELP pantheon_ai_turns_requeued_total AI turns the sweeper enqueued again, by what became of "
+           "their job (job_failed, worker_died, job_gone, never_enqueued, …).",
+           "# TYPE pantheon_ai_turns_requeued_total counter"]
+    out += [f"pantheon_ai_turns_requeued_total{_labels(reason=k.split(':', 1)[1])} {int(v)}"
+            for k, v in sorted(ai.items()) if k.startswith("requeued:")]
+    if "swept_at" in ai:
+        out += ["# HELP pantheon_ai_turns_due AI turns the games awaited at the last sweep.",
+                "# TYPE pantheon_ai_turns_due gauge", f"pantheon_ai_turns_due {int(ai.get('due', 0))}",
+                "# HELP pantheon_ai_turn_oldest_due_seconds How long the longest-waiting due AI turn had waited "
+                "at the last sweep.", "# TYPE pantheon_ai_turn_oldest_due_seconds gauge",
+                f"pantheon_ai_turn_oldest_due_seconds {ai.get('oldest_due_s', 0.0)}",
+                "# HELP pantheon_ai_last_sweep_timestamp_seconds When the AI sweeper last ran (Redis clock).",
+                "# TYPE pantheon_ai_last_sweep_timestamp_seconds gauge",
+                f"pantheon_ai_last_sweep_timestamp_seconds {ai['swept_at']}"]
     return out

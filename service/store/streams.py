@@ -14,10 +14,12 @@ from redis.asyncio import Redis
 from .codec import PACK, UNPACK_ENVELOPE, Envelope
 
 # KEYS: events stream, meta hash, the idempotency key's own string key (unused without a key),
-#       feed stream, this append's receipt (a key that says, for a minute, that it went through).
+#       feed stream, this append's receipt (a key that says, for a minute, that it went through),
+#       the partition's awaiting hash (game -> "version|seat|since ms": whom each running game awaits).
 # ARGV: expected version, '1' with an idempotency key ('' without), outcome to remember, game id,
-#       last hash, seconds the key is remembered, m (a count of meta fields to set), m field/value
-#       pairs, then one packed envelope per event.
+#       last hash, seconds the key is remembered, the seat awaited after these events ('' once the
+#       game has ended), m (a count of meta fields to set), m field/value pairs, then one packed
+#       envelope per event.
 _APPEND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local keyed = ARGV[2] ~= ''
@@ -26,11 +28,11 @@ if keyed then
   if prior then return {'duplicate', prior} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-local m = tonumber(ARGV[7])
+local m = tonumber(ARGV[8])
 for i = 1, m do
-  redis.call('HSET', KEYS[2], ARGV[6 + 2 * i], ARGV[7 + 2 * i])
+  redis.call('HSET', KEYS[2], ARGV[7 + 2 * i], ARGV[8 + 2 * i])
 end
-local first = 8 + 2 * m
+local first = 9 + 2 * m
 local n = #ARGV - first + 1
 for i = 1, n do
   redis.call('XADD', KEYS[1], tostring(version + i) .. '-1', 'e', ARGV[first + i - 1])
@@ -39,6 +41,13 @@ redis.call('HSET', KEYS[2], 'version', version + n, 'hash', ARGV[5])
 if keyed then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[6]) end
 redis.call('XADD', KEYS[4], '*', 'game', ARGV[4], 'from', version + 1, 'to', version + n)
 redis.call('SET', KEYS[5], '1', 'EX', 60)
+if ARGV[7] == '' then
+  redis.call('HDEL', KEYS[6], ARGV[4])
+else
+  local now = redis.call('TIME')
+  local since = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  redis.call('HSET', KEYS[6], ARGV[4], (version + n) .. '|' .. ARGV[7] .. '|' .. since)
+end
 return {'ok', tostring(version + n)}
 """
 # KEYS: the game's meta hash. ARGV: seat, the new token's hash, the invite code's hash ('' for none).
@@ -60,6 +69,16 @@ if not old then return 'unclaimed' end
 redis.call('HDEL', KEYS[1], 'token:' .. old)
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'token:' .. ARGV[2], ARGV[1])
 return 'ok'
+"""
+
+# KEYS: the partition's awaiting hash. ARGV: game, "version|seat|" of the awaited turn. Starts that
+# turn's clock afresh (the Redis clock), if the game still awaits it.
+_TOUCH_AWAITING = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current or string.sub(current, 1, #ARGV[2]) ~= ARGV[2] then return 0 end
+local now = redis.call('TIME')
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. (tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))
+return 1
 """
 
 # How long an accepted command's idempotency key is remembered by default (PANTHEON_IDEMPOTENCY_TTL_S).
@@ -112,6 +131,7 @@ class EventStore:
         self._append = redis.register_script(_APPEND)
         self._claim = redis.register_script(_CLAIM)
         self._reissue = redis.register_script(_REISSUE)
+        self._touch_awaiting = redis.register_script(_TOUCH_AWAITING)
 
     def partition(self, game: str) -> int:
         return zlib.crc32(game.encode()) % self.partitions
@@ -127,20 +147,28 @@ class EventStore:
     def feed_keys(self) -> list[str]:
         return [f"{self.tag(p)}:feed" for p in range(self.partitions)]
 
+    def awaiting_key(self, partition: int) -> str:
+        """The partition's running games and whom each awaits: game -> "version|seat|since", where
+        `since` is the Redis clock in ms at the append that made the seat awaited. Written by the
+        append itself, so it is never out of step with the stream (the AI sweeper's source of truth)."""
+        return f"{self.tag(partition)}:awaiting"
+
     async def append(self, game: str, expected_version: int, envelopes: list[Envelope], *,
                      idempotency_key: str | None = None, outcome: bytes = b"",
-                     meta: dict[str, str | int | bytes] | None = None) -> Appended:
+                     meta: dict[str, str | int | bytes] | None = None, awaiting: int | None = None) -> Appended:
         """Append atomically, or raise VersionConflict; a known idempotency key appends nothing and
         gives the outcome remembered with it (for `idempotency_ttl_s`; only appends are remembered).
-        `meta` fields are set on the game in the same atomic step (used when creating a game)."""
+        `meta` fields are set on the game in the same atomic step (used when creating a game), and so
+        is `awaiting`, the seat the game awaits after these events (None: it has ended)."""
         k = self.keys(game)
         last_hash = envelopes[-1].hash if envelopes else ""
         pairs = [x for item in (meta or {}).items() for x in item]
         args = [expected_version, "1" if idempotency_key else "", outcome, game, last_hash, self.idempotency_ttl_s,
-                len(meta or {}), *pairs]
+                "" if awaiting is None else awaiting, len(meta or {}), *pairs]
         args += [PACK.encode(e) for e in envelopes]
         idem, receipt = k.idempotency_key(idempotency_key or ""), f"{k.receipts}:{uuid.uuid4().hex}"
-        status, value = await self._append(keys=[k.events, k.meta, idem, k.feed, receipt], args=args)
+        awaiting_key = self.awaiting_key(self.partition(game))
+        status, value = await self._append(keys=[k.events, k.meta, idem, k.feed, receipt, awaiting_key], args=args)
         if status == b"conflict":
             # The client library resends a command whose connection failed; if this very append
             # went through the first time, its receipt says so (and the events are ours).
@@ -150,6 +178,20 @@ class EventStore:
         if status == b"duplicate":
             return Appended(version=-1, duplicate=True, outcome=value)
         return Appended(version=int(value))
+
+    async def awaited(self, game: str) -> tuple[int, int, float] | None:
+        """Whom the game awaits as the store recorded it: (version, seat, since in seconds), or None."""
+        value = await self.redis.hget(self.awaiting_key(self.partition(game)), game)
+        if value is None:
+            return None
+        version, seat, since_ms = value.decode().split("|")
+        return int(version), int(seat), int(since_ms) / 1000
+
+    async def restart_awaiting_clock(self, game: str, version: int, seat: int) -> bool:
+        """Start the clock of the awaited turn afresh (its idle time counts from now), if the game
+        still awaits `seat` at `version`."""
+        key = self.awaiting_key(self.partition(game))
+        return bool(await self._touch_awaiting(keys=[key], args=[game, f"{version}|{seat}|"]))
 
     async def head(self, game: str) -> tuple[int, str]:
         """The game's current version and last hash (0 and '' for an unknown game)."""

@@ -7,8 +7,10 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from domain.kernel import fold
 from service.store.codec import Envelope, wrap_batch
 
+from .folds import decode_event
 from .meta import (
     SeatSpec,
     check_levels,
@@ -60,13 +62,13 @@ async def start(games: GameService, game: str, envelopes: list[Envelope], meta: 
     creation, and of `invites`, seats reserved) atomically, then list it in the lobby unless
     `listed` is false."""
     meta = {**meta, **seat_token_fields(tokens or {}), **invite_fields(invites or {})}
-    appended = await games.store.append(game, 0, envelopes, meta=meta)
+    decider = game_of(meta["kind"]).decider
+    awaited = decider.awaited(fold(decider, (decode_event(decider, e) for e in envelopes)))
+    appended = await games.store.append(game, 0, envelopes, meta=meta,
+                                        awaiting=None if awaited is None else awaited.seat)
     if listed:  # the lobby index is not in the game's hash slot, so it is written after the append
         await games.store.redis.zadd(games.lobby_key, {game: meta["created_at"]})
-    if games.on_awaiting is not None:
-        _, state = await games.state_at(game)
-        awaited = game_of(meta["kind"]).decider.awaited(state)
-        if awaited is not None:
-            games.awaiting(game, appended.version, awaited.seat)
+    if awaited is not None:
+        await games.awaiting(game, appended.version, awaited.seat)
     return Created(game=game, admin_token=admin, version=appended.version, commitment=meta["commitment"],
                    tokens=dict(tokens or {}), invites=dict(invites or {}))

@@ -81,12 +81,15 @@ async def take_back(games: GameService, game: str, seat: int) -> None:
         raise ServiceError(409, "not_handed_over", f"Seat {seat} is an AI seat from the game's creation.")
     if not await games.store.redis.hdel(games.store.keys(game).meta, f"ai:{seat}"):
         raise ServiceError(409, "not_handed_over", f"Seat {seat} was not handed to the AI: a person plays it.")
-    await _reschedule(games, game, seat)
+    await _reschedule(games, game, seat, restart_clock=True)
 
 
-async def _reschedule(games: GameService, game: str, seat: int) -> None:
-    """Tell the scheduler again if the game awaits `seat` (who plays it has just changed)."""
+async def _reschedule(games: GameService, game: str, seat: int, *, restart_clock: bool = False) -> None:
+    """Tell the scheduler again if the game awaits `seat` (who plays it has just changed); with
+    `restart_clock`, the seat's idle time counts from now."""
     version, state = await games.state_at(game)
     awaited = (await games.decider(game)).awaited(state)
     if awaited is not None and awaited.seat == seat:
-        games.awaiting(game, version, seat)
+        if restart_clock:
+            await games.store.restart_awaiting_clock(game, version, seat)
+        await games.awaiting(game, version, seat)

@@ -5,7 +5,7 @@ one a function of its own module (create, seats, submit, reads)."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from domain.kernel import Decider
@@ -24,9 +24,10 @@ class GameService:
     """Games over an event store; folds are cached in memory per game and caught up on demand."""
 
     def __init__(self, store: EventStore, cache_size: int = 256,
-                 on_awaiting: Callable[[str, int, int], Any] | None = None) -> None:
+                 on_awaiting: Callable[[str, int, int], Awaitable[Any]] | None = None) -> None:
         self.store, self.cache_size = store, cache_size
-        # called with (game, version, awaited seat) after each accepted command: where AI turns get scheduled
+        # awaited with (game, version, awaited seat) after each accepted command: where AI turns get
+        # enqueued at once (service.ai.scheduler.TurnNotifier); it must not raise
         self.on_awaiting = on_awaiting
         self.folds = Folds(store, cache_size)
         self._fixed: OrderedDict[str, dict[str, bytes]] = OrderedDict()
@@ -43,10 +44,11 @@ class GameService:
     state_at = _reads.state_at
     events = _reads.events
 
-    def awaiting(self, game: str, version: int, seat: int) -> None:
-        """Tell the scheduler that the game awaits `seat` at `version`."""
+    async def awaiting(self, game: str, version: int, seat: int) -> None:
+        """Tell the scheduler that the game awaits `seat` at `version` (the store already knows: the
+        append recorded it; this only saves the AI sweeper's delay)."""
         if self.on_awaiting is not None:
-            self.on_awaiting(game, version, seat)
+            await self.on_awaiting(game, version, seat)
 
     async def meta(self, game: str) -> dict[str, bytes]:
         """All of the game's metadata, read now; 404 `unknown_game` for an unknown game."""

@@ -72,7 +72,7 @@ async def submit(games: GameService, game: str, seat: int, raw_command: Any, *, 
             done = await attempt.run()
         if done is not None:
             if done.awaiting is not None:
-                games.awaiting(game, done.version, done.awaiting["seat"])
+                await games.awaiting(game, done.version, done.awaiting["seat"])
             return done
     raise ServiceError(409, "version_conflict", "The game is too busy; try again.")
 
@@ -148,7 +148,8 @@ class _Attempt:
         try:
             ended = self.decider.is_terminal(state)  # recorded with the events: the seed may then be revealed
             appended = await self.games.store.append(self.game, version, envelopes, meta={"finished": 1} if ended else None,
-                                                     idempotency_key=self.key and self.key.stored, outcome=outcome)
+                                                     idempotency_key=self.key and self.key.stored, outcome=outcome,
+                                                     awaiting=None if awaited is None else awaited.seat)
         except VersionConflict as conflict:
             self.games.folds.forget(self.game)
             if self.expected_version is not None:

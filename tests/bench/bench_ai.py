@@ -25,7 +25,7 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 from rq.job import Job
 
-from service.ai.scheduler import Scheduler
+from service.ai.scheduler import Scheduler, TurnNotifier
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec
 
@@ -38,7 +38,7 @@ PREFIX, PARTITIONS = "bench-ai", 4
 async def create_games(url: str, count: int, players: int, level: str) -> list[str]:
     client = AsyncRedis.from_url(url)
     service = GameService(EventStore(client, prefix=PREFIX, partitions=PARTITIONS),
-                          on_awaiting=Scheduler(url, PREFIX, PARTITIONS))
+                          on_awaiting=TurnNotifier(Scheduler(url, PREFIX, PARTITIONS), client))
     try:
         return [(await service.create("pantheon", {}, [SeatSpec(type="ai", level=level)] * players)).game
                 for _ in range(count)]

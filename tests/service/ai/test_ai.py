@@ -12,7 +12,8 @@ import redis
 from redis.asyncio import Redis
 
 from domain.pantheon import PANTHEON
-from service.ai.scheduler import Scheduler, turn_key
+from service.ai.scheduler import Scheduler, TurnNotifier, turn_key
+from service.ai.sweeper import Sweeper
 from service.ai.worker import play_ai_turn
 from service.audit.archive import load_export
 from service.audit.checks import audit as audit_report
@@ -33,8 +34,8 @@ def worker(redis_url: str, prefix: str, **env: str) -> subprocess.Popen:
 
 async def create(redis_url: str, prefix: str, seats: list[SeatSpec], schedule: bool = True) -> str:
     client = Redis.from_url(redis_url)
-    scheduler = Scheduler(redis_url, prefix, PARTITIONS) if schedule else None
-    service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS), on_awaiting=scheduler)
+    notifier = TurnNotifier(Scheduler(redis_url, prefix, PARTITIONS), client) if schedule else None
+    service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS), on_awaiting=notifier)
     game = (await service.create("pantheon", {}, seats)).game
     await client.aclose()
     return game
@@ -115,8 +116,9 @@ def test_a_four_seat_all_ai_game_is_played_to_its_end_through_the_api_and_the_wo
     assert len(keys) == len(set(keys))  # every AI turn applied exactly once
     assert all(e.provenance for e in envelopes if e.cause is not None and e.seat is not None)
     scheduler = Scheduler(redis_url, prefix, PARTITIONS)
-    scheduler.sweep()  # what the workers' sweepers do: a finished game leaves no AI bookkeeping
-    assert scheduler.redis.hlen(scheduler.turns_key) == 0 and scheduler.redis.hlen(scheduler.awaiting_key) == 0
+    Sweeper(scheduler).sweep()  # what the workers' sweepers do: a finished game leaves no AI bookkeeping
+    assert scheduler.redis.hlen(scheduler.turns_key) == 0
+    assert not any(scheduler.redis.hlen(scheduler.store.awaiting_key(p)) for p in range(PARTITIONS))
     # what the auditor's `pantheon audit --bots` does: every decision made again, identically
     rerun = audit_report(header_of(redis_url, prefix, detail["game"]), envelopes, PANTHEON, rerun_bots=True)
     assert rerun.ok and {c.name: c.ok for c in rerun.checks}["ai_decisions"] is True
@@ -181,8 +183,9 @@ def test_a_person_takes_back_a_seat_handed_to_the_ai_and_the_queued_ai_turn_then
 
     game, seat, version, asked = asyncio.run(take_back())
     scheduler = Scheduler(redis_url, prefix, PARTITIONS)
-    since = float(scheduler.redis.hget(scheduler.awaiting_key, game).decode().split("|")[2])
-    assert since >= asked - 0.01  # the idle clock starts afresh: no instant idle hand-over back
+    key = scheduler.store.awaiting_key(scheduler.store.partition(game))
+    since = int(scheduler.redis.hget(key, game).decode().split("|")[2]) / 1000
+    assert since >= asked - 0.05  # the idle clock starts afresh: no instant idle hand-over back
     # the AI job queued while the AI held the seat runs now and leaves the turn to the person
     assert play_ai_turn(redis_url, prefix, PARTITIONS, game, version, seat) == {"outcome": "not_ai"}
     (current, _), _ = asyncio.run(state_of(redis_url, prefix, game))
@@ -193,7 +196,7 @@ def test_a_seat_idle_past_the_games_limit_is_handed_to_the_ai_so_the_game_goes_o
     async def create_idle() -> str:
         client = Redis.from_url(redis_url)
         service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS),
-                              on_awaiting=Scheduler(redis_url, prefix, PARTITIONS))
+                              on_awaiting=TurnNotifier(Scheduler(redis_url, prefix, PARTITIONS), client))
         try:  # the API's limit is at least 10 s; the service takes 1 s to keep the test short
             return (await service.create("pantheon", {}, [SeatSpec(type="human")] * 2, idle_seconds=1)).game
         finally:
@@ -222,7 +225,7 @@ def test_a_worker_killed_mid_turn_leaves_the_turn_to_be_played_after_all(redis_u
         (version, state), _ = asyncio.run(state_of(redis_url, prefix, game))
         seat = state.agenda[0].seat
         doomed = worker(redis_url, prefix, PANTHEON_AI_LEASE_S="1")
-        scheduler(game, version, seat)
+        scheduler.enqueue(game, version, seat)
         job_key = f"rq:job:{prefix}-{turn_key(game, version, seat)}"
         wait_for(lambda: client.hget(job_key, "status") in (b"started", b"finished"), timeout=60)
         doomed.send_signal(signal.SIGKILL)
