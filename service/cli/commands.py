@@ -65,6 +65,14 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _alive(args: argparse.Namespace) -> int:
+    from service.config import Settings
+
+    from .alive import alive
+
+    return 0 if alive(Settings(), args.role) else 1
+
+
 def _projector(args: argparse.Namespace) -> int:
     from service.config import Settings
     from service.read.projector import serve_projector
@@ -183,6 +191,9 @@ def parser() -> argparse.ArgumentParser:
     pr.add_argument("--dead-after-ms", type=int, default=30_000,
                     help="remove from the group consumers silent this long that hold no entries (default: %(default)s)")
     pr.set_defaults(func=_projector)
+    al = sub.add_parser("alive", help="health check: exit 0 if this host runs a live projector or AI worker (REDIS_URL)")
+    al.add_argument("role", choices=("projector", "worker"))
+    al.set_defaults(func=_alive)
     pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
     rb = pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)")
     rb.add_argument("--concurrency", type=int, default=16, help="games folded at once")

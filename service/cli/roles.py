@@ -15,6 +15,9 @@ from service.config import Settings
 
 log = logging.getLogger(__name__)
 RECONNECT_MAX_S = 5.0  # the longest an AI worker waits between attempts to reach Redis again
+# an AI worker says it is alive at least this often (RQ's heartbeat: the worker's key lives this
+# long plus a minute); RQ's default is 420 s
+WORKER_TTL_S = 60
 
 
 def _require_redis(settings: Settings) -> str:
@@ -67,13 +70,13 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
     try:
         while not stop.is_set():
             # SimpleWorker runs each job in this process (no fork per job): an AI turn is short, and a
-            # worker that dies mid-job is covered by the sweeper and the idempotency key. No socket
-            # timeout on RQ's own connection: it blocks on the queue by design.
-            connection = Redis.from_url(url, socket_connect_timeout=2)
+            # worker that dies mid-job is covered by the sweeper and the idempotency key. RQ blocks on
+            # the queue for up to its TTL less 15 s: a longer silence is a dead connection.
+            connection = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=WORKER_TTL_S + 15)
             started = time.monotonic()
             try:
-                Worker([Queue(queue_name(settings.prefix), connection=connection)],
-                       connection=connection).work(burst=burst)
+                Worker([Queue(queue_name(settings.prefix), connection=connection)], connection=connection,
+                       worker_ttl=WORKER_TTL_S).work(burst=burst)
             except Exception as error:  # noqa: BLE001 - Redis away at start-up, or RQ failed: start again
                 log.warning("AI worker stopped: %r", error)
             finally:

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError, ResponseError
 
 from projections import GameFold
+from service.store.connection import TIMEOUT_S, connect
 from service.store.streams import EventStore
 
 from .models import (
@@ -177,7 +178,7 @@ class Projector:
         """Say on the partition that this consumer is alive for `dead_after_ms` more; remove from
         its group the consumers no longer alive that were given no entry for `dead_after_ms` and
         hold no pending entries (all in one step). The names removed."""
-        names = await self._sweep(keys=[feed, _alive_key(feed)], args=[GROUP, self.dead_after_ms, self.consumer])
+        names = await self._sweep(keys=[feed, alive_key(feed)], args=[GROUP, self.dead_after_ms, self.consumer])
         for name in names:
             log.info("removed dead consumer %s from the group on %s", name.decode(), feed)
         return [name.decode() for name in names]
@@ -224,7 +225,7 @@ class Projector:
             held = await self.redis.xpending_range(feed, GROUP, "-", "+", 1, consumername=self.consumer)
             if not held:
                 await self.redis.xgroup_delconsumer(feed, GROUP, self.consumer)
-            await self.redis.zrem(_alive_key(feed), self.consumer)  # not alive: peers remove it once it holds nothing
+            await self.redis.zrem(alive_key(feed), self.consumer)  # not alive: peers remove it once it holds nothing
 
     async def _claim(self, feed: str) -> list:
         reply = await self.redis.xautoclaim(feed, GROUP, self.consumer, self.claim_idle_ms, "0-0", count=self.batch)
@@ -323,7 +324,7 @@ def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_m
                          f"({poll_ms} ms): live consumers would look dead")
 
 
-def _alive_key(feed: str) -> str:
+def alive_key(feed: str) -> str:
     """The sorted set of the consumers alive on a feed partition (score: until when, Redis time in
     ms); it shares the feed's hash tag, so the sweep is one Lua step on Redis Cluster too."""
     return feed.removesuffix(":feed") + ":projectors"
@@ -342,7 +343,10 @@ def _next_id(entry_id: bytes | str) -> str:
 
 async def run_projector(redis_url: str, prefix: str, partitions: int, stop: asyncio.Event, **options) -> Stats:
     """Run one projector against `redis_url` until `stop` is set; its statistics."""
-    redis = Redis.from_url(redis_url)
+    # a read blocks up to block_ms by design; a command unanswered well past that means a dead
+    # connection (a vanished host sends no reset): fail it, and the step is retried on a new one
+    block_ms = options.get("block_ms", Projector.block_ms)
+    redis = connect(redis_url, timeout_s=TIMEOUT_S + block_ms / 1000)
     try:
         projector = Projector(redis, EventStore(redis, prefix=prefix, partitions=partitions), **options)
         await projector.run(stop)

@@ -1,0 +1,49 @@
+"""`pantheon alive ROLE`: a health check for the roles that serve no HTTP (a container's
+`healthcheck`): is a projector or an AI worker of this host alive, as Redis last heard from it?"""
+
+from __future__ import annotations
+
+import socket
+
+import redis
+
+from service.config import Settings
+
+
+def alive(settings: Settings, role: str) -> bool:
+    """Whether this host runs a live `role`: an AI worker registered with RQ (its heartbeat keeps
+    its key; a hung one's lapses), or a projector that said it is alive on every feed partition
+    within its `--dead-after-ms`."""
+    if not settings.redis_url:
+        raise SystemExit("Set REDIS_URL to the Redis the role uses.")
+    client = redis.Redis.from_url(settings.redis_url, socket_timeout=3, socket_connect_timeout=2)
+    try:
+        host = socket.gethostname()
+        if role == "worker":
+            return _worker_alive(client, settings.prefix, host)
+        return _projector_alive(client, settings, host)
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
+
+
+def _worker_alive(client: redis.Redis, prefix: str, host: str) -> bool:
+    from rq import Queue, SimpleWorker
+
+    from service.ai.scheduler import queue_name
+
+    return any(w.hostname == host for w in SimpleWorker.all(queue=Queue(queue_name(prefix), connection=client)))
+
+
+def _projector_alive(client: redis.Redis, settings: Settings, host: str) -> bool:
+    from service.read.projector import alive_key
+    from service.store.streams import EventStore
+
+    seconds, micros = client.time()
+    now_ms = seconds * 1000 + micros // 1000
+    for feed in EventStore(client, settings.prefix, settings.partitions).feed_keys():
+        names = client.zrangebyscore(alive_key(feed), now_ms, "+inf")
+        if not any(name.decode().startswith(f"{host}-") for name in names):
+            return False
+    return True
