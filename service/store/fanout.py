@@ -64,8 +64,8 @@ class Channel:
             return False
         return True
 
-    def seed(self, batch: Batch, after: int) -> None:
-        """Start from what a listener read of the game (`batch`: the envelopes after `after`)."""
+    def seed(self, batch: Batch) -> None:
+        """Start from what a listener has just read of the game (its newest envelopes, its status)."""
         if self.version is None:
             self.version, self.finished, self.revealed = batch.version, batch.finished, batch.revealed
             self.tail = list(batch.envelopes[-TAIL:]) if batch.envelopes else []
@@ -123,7 +123,7 @@ class Fanout:
         envelopes = await self.store.read(game, after, version) if after < version else []
         batch = Batch(envelopes, version, finished, finished and await self.store.revealed(game))
         if channel is not None and channel.version is None:
-            channel.seed(batch, after)
+            channel.seed(batch)
             self._joined.set()
         return batch
 
