@@ -16,13 +16,15 @@ from service.ai.scheduler import Scheduler, TurnNotifier
 from service.ai.sweeper import ai_status
 from service.config import QuotaSettings
 from service.read.lag import projection_lag
+from service.store.connection import POOL_SIZE as REDIS_POOL_SIZE
 from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
-from service.store.connection import connect
+from service.store.connection import connect, connect_one
+from service.store.fanout import Fanout
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
 from service.write import GameService, ServiceError
 
 from .audit import AuditController
-from .auth import provide_metrics, provide_service
+from .auth import provide_fanout, provide_metrics, provide_service
 from .games import GamesController
 from .metrics import Metrics
 from .models import Health
@@ -30,6 +32,7 @@ from .openapi import StrictStructSchemaPlugin, finish, openapi_config
 from .play import PlayController
 from .problems import EXCEPTION_HANDLERS, problems
 from .quotas import Quotas
+from .sse import Frames
 from .strict import HeadAsGet, StrictRequests
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -40,7 +43,8 @@ class OperationsController(Controller):
 
     tags = ["operations"]
     dependencies = {"service": Provide(provide_service, sync_to_thread=False),
-                    "metrics": Provide(provide_metrics, sync_to_thread=False)}
+                    "metrics": Provide(provide_metrics, sync_to_thread=False),
+                    "fanout": Provide(provide_fanout, sync_to_thread=False)}
 
     @get("/health/live", operation_id="health_live", status_code=200, summary="The process is up")
     async def live(self) -> Health:
@@ -57,13 +61,14 @@ class OperationsController(Controller):
 
     @get("/metrics", operation_id="metrics", status_code=200, summary="Prometheus metrics",
          media_type="text/plain; version=0.0.4")
-    async def metrics(self, metrics: NamedDependency[Metrics], service: NamedDependency[GameService]) -> str:
+    async def metrics(self, metrics: NamedDependency[Metrics], service: NamedDependency[GameService],
+                      fanout: NamedDependency[Fanout]) -> str:
         try:
             lag = await projection_lag(service.store.redis, service.store)
             ai = await ai_status(service.store.redis, service.store.prefix)
         except (RedisError, OSError):  # Redis away: this process's own metrics still, without Redis' figures
             lag = ai = None
-        return metrics.exposition(lag, ai)
+        return metrics.exposition(lag, ai, streams=(fanout.listeners, len(fanout.channels)))
 
 
 def _allow_header_fix(app: Litestar):
@@ -95,21 +100,24 @@ def _cors(origins: Sequence[str]) -> CORSConfig | None:
 def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
                cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings(),
-               redis_timeout_s: float = REDIS_TIMEOUT_S) -> Litestar:
+               redis_timeout_s: float = REDIS_TIMEOUT_S, redis_pool: int = REDIS_POOL_SIZE) -> Litestar:
     """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
     the browser origins allowed to call it from another origin (none by default); `quotas`: its
-    rate limits and quotas."""
+    rate limits and quotas; `redis_pool`: the most connections its requests share."""
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
-        client = connect(redis_url, timeout_s=redis_timeout_s)
+        client = connect(redis_url, timeout_s=redis_timeout_s, pool_size=redis_pool)
         store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
         notifier = TurnNotifier(Scheduler(redis_url, prefix, partitions), client)
         app.state.service = GameService(store, on_awaiting=notifier)
         app.state.quotas = Quotas(redis_url, prefix, quotas, timeout_s=redis_timeout_s)
+        app.state.fanout = Fanout(store, connect_one(redis_url, timeout_s=redis_timeout_s))
+        await app.state.fanout.start()
         try:
             yield
         finally:
+            await app.state.fanout.stop()
             await app.state.quotas.close()
             await client.aclose()
             notifier.close()
@@ -118,7 +126,7 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
     app = HeadAsGet(
         route_handlers=[GamesController, PlayController, AuditController, OperationsController],
         lifespan=[redis_client],
-        state=State({"metrics": metrics}),
+        state=State({"metrics": metrics, "frames": Frames()}),
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=strict,
         before_send=[metrics.before_send],

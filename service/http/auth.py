@@ -9,10 +9,12 @@ from litestar.datastructures import State
 from litestar.params import PathParameter
 
 from domain.kernel import Decider
+from service.store.fanout import Fanout
 from service.write import GameService, ServiceError
 
 from .metrics import Metrics
 from .quotas import Quotas
+from .sse import Frames
 
 TOKEN_SEAT = "token_seat"  # request state: the seat of the request's token, once checked (None: the admin)
 GameIdParam = Annotated[str, PathParameter(description="The game's id (16 hex digits).", pattern="^[0-9a-f]{16}$",
@@ -29,6 +31,14 @@ def provide_metrics(state: State) -> Metrics:
 
 def provide_quotas(state: State) -> Quotas:
     return state.quotas
+
+
+def provide_fanout(state: State) -> Fanout:
+    return state.fanout
+
+
+def provide_frames(state: State) -> Frames:
+    return state.frames
 
 
 def bearer(request: Request) -> str | None:

@@ -74,9 +74,11 @@ class Metrics:
         finally:
             self.command_seconds.observe(time.perf_counter() - start)
 
-    def exposition(self, lag: Sequence[FeedLag] | None = None, ai: dict[str, float] | None = None) -> str:
+    def exposition(self, lag: Sequence[FeedLag] | None = None, ai: dict[str, float] | None = None,
+                   streams: tuple[int, int] | None = None) -> str:
         """The metrics as text; the projection lag's gauges when `lag` is given and the AI sweeper's
-        figures when `ai` is (they are not when Redis did not answer: absent, not 0)."""
+        figures when `ai` is (they are not when Redis did not answer: absent, not 0); `streams`:
+        event streams open in this process and the games its stream reader follows."""
         out = ["# HELP pantheon_http_requests_total HTTP responses by method, route and status.",
                "# TYPE pantheon_http_requests_total counter"]
         for (method, route, status), n in sorted(self.requests.items()):
@@ -87,11 +89,20 @@ class Metrics:
             out.append(f"pantheon_commands_total{_labels(result=result, code=code)} {n}")
         out += ["# HELP pantheon_command_seconds Time to decide and append a command.",
                 "# TYPE pantheon_command_seconds histogram", *self.command_seconds.lines("pantheon_command_seconds")]
+        if streams is not None:
+            out += _stream_lines(*streams)
         if lag is not None:
             out += _lag_lines(lag)
         if ai is not None:
             out += _ai_lines(ai)
         return "\n".join(out) + "\n"
+
+
+def _stream_lines(open_streams: int, games: int) -> list[str]:
+    return ["# HELP pantheon_streams_open Event streams (Server-Sent Events) open in this process.",
+            "# TYPE pantheon_streams_open gauge", f"pantheon_streams_open {open_streams}",
+            "# HELP pantheon_stream_games Games this process's stream reader follows (one XREAD for all).",
+            "# TYPE pantheon_stream_games gauge", f"pantheon_stream_games {games}"]
 
 
 def _lag_lines(lag: Sequence[FeedLag]) -> list[str]:

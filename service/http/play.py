@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Annotated
 
-import anyio
 import msgspec
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, QueryParameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response import Stream
 
 from domain import games
-from service.store.codec import JSON
+from service.store.fanout import Fanout
 from service.write import GameService
 
 from .auth import (
     GameIdParam,
     caller_seat,
     decider_of,
+    provide_fanout,
+    provide_frames,
     provide_metrics,
     provide_quotas,
     provide_service,
@@ -38,13 +38,12 @@ from .models import (
 )
 from .openapi import OPTIONAL_TOKEN, SEAT_TOKEN, tagged
 from .problems import problems
-from .quotas import Quotas, StreamPlace
+from .quotas import Quotas
+from .sse import Frames, feed, redacted
 from .views import AtParam, MinVersionParam, projected
 
-# One XREAD blocks this long (under redis-py's default 5 s socket timeout); a keep-alive comment
-# goes out after KEEP_ALIVE_WAITS quiet waits, so proxies keep the connection open.
-STREAM_WAIT_MS = 1000
-KEEP_ALIVE_WAITS = 15
+# what Litestar's ServerSentEvent sets: no caching, and no buffering by a proxy (nginx)
+SSE_HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
 IdempotencyKey = Annotated[str | None, HeaderParameter(
     name="Idempotency-Key", pattern="^[!-~]{1,128}$",
     description="Resubmitting a key returns the first outcome and appends nothing (1-128 visible ASCII).")]
@@ -54,44 +53,6 @@ Command = games.default().command_type  # the default game's seat commands (per 
 _COMMANDS = ", ".join(f"`{t}`" for t in tagged(Command))
 
 
-def _redacted(events: list[dict], revealed: bool) -> list[dict]:
-    """Hide the hash chain until the game's secrets are revealed: a hash covers the unredacted event,
-    so with it anyone could recover a hidden card draw by trying the few possibilities."""
-    return events if revealed else [{**e, "hash": None} for e in events]
-
-
-async def _feed(service: GameService, game: str, viewer: int | None, after: int,
-                place: StreamPlace) -> AsyncIterator[ServerSentEventMessage]:
-    """Events after `after` as they are appended; ends once the game is finished and all is sent.
-    Holds the client's stream place while it runs."""
-    try:
-        async for message in _events_as_they_come(service, game, viewer, after, place):
-            yield message
-    finally:
-        with anyio.CancelScope(shield=True):  # a client that leaves cancels the stream: give the place back
-            await place.release()
-
-
-async def _events_as_they_come(service: GameService, game: str, viewer: int | None, after: int,
-                               place: StreamPlace) -> AsyncIterator[ServerSentEventMessage]:
-    decider, key = await decider_of(service, game), service.store.keys(game).events
-    quiet = 0
-    while True:
-        events = await service.events(game, after, viewer)
-        version, state = await service.state_at(game)
-        finished = decider.is_terminal(state)
-        for event in _redacted(events, finished and await service.store.revealed(game)):
-            after = event["version"]
-            yield ServerSentEventMessage(data=JSON.encode(event).decode(), id=after)
-        if finished and after >= version:
-            return
-        if await service.store.redis.xread({key: f"{after}-1"}, count=1, block=STREAM_WAIT_MS):
-            quiet = 0
-        elif (quiet := quiet + 1) % KEEP_ALIVE_WAITS == 0:
-            await place.renew()
-            yield ServerSentEventMessage(comment="keep-alive")
-
-
 class PlayController(Controller):
     """Commands in; legal options, views and (redacted) events out."""
 
@@ -99,7 +60,9 @@ class PlayController(Controller):
     tags = ["play"]
     dependencies = {"service": Provide(provide_service, sync_to_thread=False),
                     "metrics": Provide(provide_metrics, sync_to_thread=False),
-                    "quotas": Provide(provide_quotas, sync_to_thread=False)}
+                    "quotas": Provide(provide_quotas, sync_to_thread=False),
+                    "fanout": Provide(provide_fanout, sync_to_thread=False),
+                    "frames": Provide(provide_frames, sync_to_thread=False)}
 
     @post("/commands", operation_id="submit_command", status_code=201, summary="Submit a command",
           security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409, 413, 415, 422, 429),
@@ -163,7 +126,7 @@ class PlayController(Controller):
     ) -> list[EventOut]:
         """The events after version `after`, redacted for the caller (no token: a spectator)."""
         viewer = await caller_seat(service, game_id, request, required=False)
-        events = _redacted(await service.events(game_id, after, viewer), await service.store.revealed(game_id))
+        events = redacted(await service.events(game_id, after, viewer), await service.store.revealed(game_id))
         return msgspec.convert(events, list[EventOut])
 
     @get("/stream", operation_id="stream_events", status_code=200, summary="Server-Sent Events of new events",
@@ -172,13 +135,16 @@ class PlayController(Controller):
              description="`id:` is the event's version; `data:` an event as in list_events. Ends when the game is finished.")})
     async def stream_events(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
-        quotas: NamedDependency[Quotas],
+        quotas: NamedDependency[Quotas], fanout: NamedDependency[Fanout], frames: NamedDependency[Frames],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, le=MAX_VERSION, schema_extra=MIN_0,
                                                         description="Resume after this version.")] = None,
         after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description="Start after this version.")] = 0,
-    ) -> ServerSentEvent:
+    ) -> Stream:
         """Redacted events as they happen, resumable with `Last-Event-ID` (or `after`)."""
         viewer = await caller_seat(service, game_id, request, required=False)
         start = last_event_id if last_event_id is not None else after
+        decider = await decider_of(service, game_id)
+        first = await fanout.catch_up(game_id, start)  # before the answer starts: a Redis failure is a 503
         place = await quotas.open_stream(service.store.redis, quotas.client(request))
-        return ServerSentEvent(_feed(service, game_id, viewer, start, place))
+        return Stream(feed(fanout, frames, decider, game_id, viewer, (start, first), place),
+                      media_type="text/event-stream", headers=SSE_HEADERS)

@@ -37,8 +37,12 @@ def store_failure(error: RedisError, *, writing: bool = False) -> ServiceError:
 
 def _nothing_written(error: RedisError) -> bool:
     """Errors that Redis gives before a script runs (out of memory, loading), or that come before
-    a command could be sent (no connection could be made or had from the pool)."""
+    a command could be sent (no connection could be made, or had from the pool in time)."""
     if isinstance(error, (ResponseError, BusyLoadingError)):
         return True
     text = str(error).lower()
-    return isinstance(error, ConnectionError) and ("connecting" in text or "too many connections" in text)
+    return isinstance(error, ConnectionError) and any(s in text for s in _NOT_SENT)
+
+
+# redis-py's words for a command never sent: a failed connect, a full pool, a wait for the pool that timed out
+_NOT_SENT = ("connecting", "too many connections", "no connection available")

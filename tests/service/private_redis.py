@@ -13,7 +13,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 import redis
+
+needs_redis_server = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs a redis-server binary")
 
 
 def free_port() -> int:

@@ -9,7 +9,6 @@ import asyncio
 import os
 import random
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -31,10 +30,16 @@ from service.store.streams import EventStore
 from service.write import GameService, SeatSpec
 
 from ..api_helpers import api_client
-from ..private_redis import private_server
-from ..projector_helpers import new_games, play, rebuilt_snapshot, snapshot, wait_caught_up
+from ..private_redis import needs_redis_server, private_server
+from ..projector_helpers import (
+    new_games,
+    play,
+    rebuilt_snapshot,
+    snapshot,
+    wait_caught_up,
+)
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs a redis-server binary")
+pytestmark = needs_redis_server
 
 ROOT = Path(__file__).resolve().parents[3]
 PARTITIONS = 4

@@ -18,6 +18,7 @@ import pytest
 import service.http.audit as audit_routes
 import service.http.games as game_routes
 import service.http.play as play_routes
+import service.http.sse as sse_routes
 import service.write.reads as reads
 from domain.pantheon.bots.knowledge import seat_knowledge
 from domain.pantheon.random_play import random_command
@@ -71,8 +72,12 @@ async def test_random_games_swept_against_a_live_api_process_show_no_caller_anyt
 
 def _unredacted_events(monkeypatch):
     original = reads.public_envelope
-    monkeypatch.setattr(reads, "public_envelope", lambda decider, e, viewer: original(
-        dataclasses.replace(decider, redact=lambda event, viewer: event), e, viewer))
+
+    def unredacted(decider, e, viewer):
+        return original(dataclasses.replace(decider, redact=lambda event, viewer: event), e, viewer)
+
+    monkeypatch.setattr(reads, "public_envelope", unredacted)
+    monkeypatch.setattr(sse_routes, "public_envelope", unredacted)  # the stream's frames
 
 
 def _another_seats_hand_in_the_seat_view(monkeypatch):
@@ -99,7 +104,8 @@ def _seed_in_the_status(monkeypatch):
 
 
 def _hashes_in_the_feed(monkeypatch):
-    monkeypatch.setattr(play_routes, "_redacted", lambda events, finished: events)
+    for routes in (play_routes, sse_routes):  # the feed, and the stream's frames
+        monkeypatch.setattr(routes, "redacted", lambda events, finished: events)
 
 
 def _seed_in_the_audit(monkeypatch):

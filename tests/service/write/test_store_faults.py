@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 
 import msgspec
 import pytest
@@ -27,9 +26,9 @@ from ..api_helpers import (
     referee_service,
     serve,
 )
-from ..private_redis import PrivateRedis, private_server  # noqa: F401 (PrivateRedis: for other tests)
+from ..private_redis import needs_redis_server, private_server
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs a redis-server binary")
+pytestmark = needs_redis_server
 
 
 async def _game(client) -> tuple[str, dict[int, str]]:

@@ -1,0 +1,95 @@
+"""A game's event stream as Server-Sent Events: the events a listener missed, read from Redis, then
+the new ones from the process's fan-out; each event is redacted and encoded once per viewer and
+shared by every stream that sends it."""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+
+import anyio
+from redis.exceptions import RedisError
+
+from domain.kernel import Decider
+from service.store.codec import JSON, Envelope
+from service.store.fanout import Batch, Fanout
+from service.write.reads import public_envelope
+
+from .quotas import StreamPlace
+
+log = logging.getLogger("pantheon.api")
+# After this long without an event a stream sends a comment, so that proxies keep it open, and
+# renews its place (quotas.STREAM_LEASE_S is longer).
+QUIET_S = 15
+KEEP_ALIVE = b": keep-alive\r\n\r\n"
+
+
+def redacted(events: list[dict], revealed: bool) -> list[dict]:
+    """Hide the hash chain until the game's secrets are revealed: a hash covers the unredacted event,
+    so with it anyone could recover a hidden card draw by trying the few possibilities."""
+    return events if revealed else [{**e, "hash": None} for e in events]
+
+
+class Frames:
+    """The encoded frames (`id:` and `data:`) of recent events, by game, version, viewer and whether
+    hashes show: a thousand spectators of a game cost one redaction and one encoding per event."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._frames: OrderedDict[tuple, bytes] = OrderedDict()
+
+    def of(self, decider: Decider, game: str, envelopes: Sequence[Envelope], viewer: int | None,
+           revealed: bool) -> bytes:
+        return b"".join(self._one(decider, game, e, viewer, revealed) for e in envelopes)
+
+    def _one(self, decider: Decider, game: str, envelope: Envelope, viewer: int | None, revealed: bool) -> bytes:
+        key = (game, envelope.version, viewer, revealed)
+        frame = self._frames.get(key)
+        if frame is None:
+            event = redacted([public_envelope(decider, envelope, viewer)], revealed)[0]
+            frame = b"id: %d\r\ndata: %s\r\n\r\n" % (envelope.version, JSON.encode(event))
+            self._frames[key] = frame
+            if len(self._frames) > self.size:
+                self._frames.popitem(last=False)
+        return frame
+
+
+async def feed(fanout: Fanout, frames: Frames, decider: Decider, game: str, viewer: int | None,
+               first: tuple[int, Batch], place: StreamPlace) -> AsyncIterator[bytes]:
+    """The events of `first` (a batch read after a version), then the new ones as they come; ends
+    once the game is finished and all is sent. Holds the client's stream place while it runs."""
+    try:
+        async for chunk in _events_as_they_come(fanout, frames, decider, game, viewer, first, place):
+            yield chunk
+    finally:
+        with anyio.CancelScope(shield=True):  # a client that leaves cancels the stream: give the place back
+            await _quietly(place.release())
+
+
+async def _events_as_they_come(fanout: Fanout, frames: Frames, decider: Decider, game: str, viewer: int | None,
+                               first: tuple[int, Batch], place: StreamPlace) -> AsyncIterator[bytes]:
+    after, batch = first
+    async with fanout.follow(game) as channel:
+        while True:
+            if batch.envelopes:
+                yield frames.of(decider, game, batch.envelopes, viewer, batch.revealed)
+                after = batch.envelopes[-1].version
+            if batch.finished and after >= batch.version:
+                return
+            if channel.version is not None and not await channel.wait(after, QUIET_S):  # else: read to seed it
+                await _quietly(place.renew())
+                yield KEEP_ALIVE
+            try:
+                batch = channel.since(after) or await fanout.catch_up(game, after, channel)
+            except RedisError as error:  # ends the stream cleanly: the client resumes with Last-Event-ID
+                log.warning("a stream of %s ends: Redis failed (%r)", game, error)
+                return
+
+
+async def _quietly(step) -> None:
+    """A stream place's renewal or release: its lease runs out by itself if Redis is away now."""
+    try:
+        await step
+    except RedisError as error:
+        log.warning("stream place not renewed or released: %r", error)
