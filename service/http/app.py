@@ -17,6 +17,7 @@ from service.config import QuotaSettings
 from service.read.lag import projection_lag
 from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
 from service.store.connection import connect
+from service.store.secret import ServerSecret, check_configured
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
 from service.write import GameService, ServiceError
 
@@ -93,17 +94,23 @@ def _cors(origins: Sequence[str]) -> CORSConfig | None:
 def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
                cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings(),
-               redis_timeout_s: float = REDIS_TIMEOUT_S) -> Litestar:
+               redis_timeout_s: float = REDIS_TIMEOUT_S, secret: str | None = None) -> Litestar:
     """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
     the browser origins allowed to call it from another origin (none by default); `quotas`: its
-    rate limits and quotas."""
+    rate limits and quotas; `secret`: the server secret (PANTHEON_SECRET; None: the one in Redis)."""
+    check_configured(secret)  # a weak secret stops the process before it serves anything
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         client = connect(redis_url, timeout_s=redis_timeout_s)
         store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
-        app.state.service = GameService(store,
-                                        on_awaiting=Scheduler(redis_url, prefix, partitions))
+        server_secret = ServerSecret(client, prefix, secret)
+        app.state.service = GameService(store, on_awaiting=Scheduler(redis_url, prefix, partitions),
+                                        secret=server_secret)
+        try:  # read (or made) now, so that every process agrees from the start
+            await server_secret.value()
+        except (RedisError, OSError):  # Redis is away: read on first use (the process starts not ready)
+            pass
         app.state.quotas = Quotas(redis_url, prefix, quotas, timeout_s=redis_timeout_s)
         try:
             yield

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.kernel import Decider
+from service.store.secret import ServerSecret
 from service.store.streams import EventStore
 
 from . import create as _create
@@ -24,8 +25,10 @@ class GameService:
     """Games over an event store; folds are cached in memory per game and caught up on demand."""
 
     def __init__(self, store: EventStore, cache_size: int = 256,
-                 on_awaiting: Callable[[str, int, int], Any] | None = None) -> None:
+                 on_awaiting: Callable[[str, int, int], Any] | None = None, secret: ServerSecret | None = None) -> None:
         self.store, self.cache_size = store, cache_size
+        # derives the secrets of answers given for an Idempotency-Key (keyed.py); the one in Redis by default
+        self.secret = secret or ServerSecret(store.redis, store.prefix)
         # called with (game, version, awaited seat) after each accepted command: where AI turns get scheduled
         self.on_awaiting = on_awaiting
         self.folds = Folds(store, cache_size)
