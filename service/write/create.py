@@ -12,8 +12,26 @@ from typing import TYPE_CHECKING
 from service.store.codec import Envelope, wrap_batch
 from service.store.streams import VersionConflict
 
-from .keyed import CREATED, FRESH, AlreadyCreated, Derived, Ids, Remembered, record_args, request_hash, reused
-from .meta import SeatSpec, check_levels, check_seat_choices, first_facts, game_of, new_meta, token_hash
+from .keyed import (
+    CREATED,
+    FRESH,
+    AlreadyCreated,
+    Derived,
+    Ids,
+    Remembered,
+    record_args,
+    request_hash,
+    reused,
+)
+from .meta import (
+    SeatSpec,
+    check_levels,
+    check_seat_choices,
+    first_facts,
+    game_of,
+    new_meta,
+    token_hash,
+)
 from .seats import invite_fields, seat_token_fields
 from .submit import decide
 

@@ -7,7 +7,7 @@ import secrets
 from typing import TYPE_CHECKING
 
 from .errors import ServiceError
-from .keyed import claim_token, reused, request_hash
+from .keyed import claim_token, request_hash, reused
 from .meta import SeatSpec, check_levels, seat_in, token_hash
 
 if TYPE_CHECKING:

@@ -11,7 +11,17 @@ import secrets
 import pytest
 from redis.asyncio import Redis
 
-from ..api_helpers import api_client, assert_problem, bearer, new_game, play, version_of
+from service.config import Settings
+
+from ..api_helpers import (
+    RELAXED,
+    api_client,
+    assert_problem,
+    bearer,
+    new_game,
+    play,
+    version_of,
+)
 
 SEATS = [{"type": "human", "holder": "creator"}, {"type": "human", "holder": "invite"}, {"type": "human"}]
 
@@ -83,7 +93,7 @@ async def test_an_invited_seat_claimed_with_a_key_is_recovered_with_the_same_key
     assert_problem(await _claim(client, game, 1, a_key(), invite=code), 409, "seat_taken")
 
 
-async def test_a_retried_create_returns_the_same_game_and_creates_nothing(client, redis_url, prefix):
+async def test_a_retried_create_returns_the_same_game_and_creates_nothing(client, redis_url, prefix, referee):
     key = a_key()
     first = await client.post("/games", json={"seats": SEATS, "idle_seconds": 600}, headers=keyed(key))
     assert first.status_code == 201, first.text
@@ -97,10 +107,15 @@ async def test_a_retried_create_returns_the_same_game_and_creates_nothing(client
     game = answer["game"]
     assert (await client.get(f"/games/{game}/options", headers=bearer(answer["seats"][0]["token"]))).json()["seat"] == 0
     assert (await _claim(client, game, 1, invite=answer["invites"][0]["code"])).status_code == 201
-    admin = await client.post(f"/games/{game}/seats/0/token", headers=bearer(answer["admin_token"]))
-    assert admin.status_code == 201  # the admin token works too
+    tokens = [answer["seats"][0]["token"], (await _claim(client, game, 2)).json()["token"]]
+    tokens.insert(1, (await client.post(f"/games/{game}/seats/1/token", headers=bearer(answer["admin_token"]))
+                      ).json()["token"])  # the admin token works too
+    assert await play(client, referee, game, tokens, max_commands=5) == 5
+
     replayed = await client.post("/games", json={"seats": SEATS, "idle_seconds": 600}, headers=keyed(key))
-    assert replayed.json()["version"] == answer["version"] and replayed.json()["commitment"] == answer["commitment"]
+
+    assert replayed.json() == answer  # the version at creation, the stored commitment
+    assert await _games_stored(redis_url, prefix) == 1
 
 
 async def test_the_same_create_key_with_another_body_is_refused_and_creates_nothing(client, redis_url, prefix):
@@ -153,7 +168,6 @@ async def test_a_fork_with_a_key_is_retried_to_the_same_fork_by_the_same_caller_
 
 
 async def test_a_replayed_key_is_not_counted_as_a_new_game(redis_url, prefix):
-    from ..api_helpers import RELAXED
     limited = dataclasses.replace(RELAXED, create="2/minute")
     async with api_client(redis_url, prefix, quotas=limited) as client:
         key = a_key()
@@ -215,16 +229,21 @@ async def test_neither_a_key_nor_a_token_nor_an_invite_code_is_stored_in_clear(c
 
 async def test_two_processes_without_a_configured_secret_share_the_one_in_redis(redis_url, prefix):
     key, create_key = a_key(), a_key()
-    async with api_client(redis_url, prefix) as one:
+    async with api_client(redis_url, prefix) as one, api_client(redis_url, prefix) as two:
         created = await one.post("/games", json={"seats": SEATS}, headers=keyed(create_key))
         game = created.json()["game"]
         lost = await _claim(one, game, 2, key)
-    async with api_client(redis_url, prefix) as two:  # another process, started afterwards
-        assert (await _claim(two, game, 2, key)).json() == lost.json()
+
+        again = await _claim(two, game, 2, key)  # the retry reaches the other process
+
+        assert again.status_code == 201 and again.json() == lost.json()
+        assert (await two.get(f"/games/{game}/options", headers=bearer(again.json()["token"]))).json()["seat"] == 2
         assert (await two.post("/games", json={"seats": SEATS}, headers=keyed(create_key))).json() == created.json()
+    async with api_client(redis_url, prefix) as three:  # and one started later, after both have gone
+        assert (await _claim(three, game, 2, key)).json() == lost.json()
 
 
-async def test_a_configured_secret_is_used_instead_of_one_in_redis(redis_url, prefix):
+async def test_a_configured_secret_is_used_instead_of_one_in_redis(redis_url, prefix, monkeypatch):
     key, secret = a_key(), secrets.token_urlsafe(32)
     async with api_client(redis_url, prefix, secret=secret) as one:
         game = (await one.post("/games", json={"seats": [{"type": "human"}, {"type": "human"}]})).json()["game"]
@@ -235,6 +254,8 @@ async def test_a_configured_secret_is_used_instead_of_one_in_redis(redis_url, pr
         assert_problem(await _claim(other, game, 0, key), 409, "seat_taken")
     with pytest.raises(ValueError, match="PANTHEON_SECRET"):
         api_client(redis_url, prefix, secret="too short")
+    monkeypatch.setenv("PANTHEON_SECRET", secret)
+    assert Settings().secret == secret and secret not in repr(Settings())
 
 
 async def test_a_key_is_forgotten_after_its_time_and_a_retry_is_then_a_new_request(redis_url, prefix):
