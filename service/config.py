@@ -50,6 +50,9 @@ class Settings:
     cors_origins: tuple[str, ...] = field(default_factory=lambda: _env_list("PANTHEON_CORS_ORIGINS"))
     quotas: QuotaSettings = field(default_factory=QuotaSettings.from_env)
     idempotency_ttl_s: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_IDEMPOTENCY_TTL_S", "86400")))
+    # the HMAC key that derives a game's or seat's secrets from a client's Idempotency-Key (at least
+    # 32 characters); unset: one is made once and kept in Redis (service/store/secret.py)
+    secret: str | None = field(default_factory=lambda: os.environ.get("PANTHEON_SECRET") or None, repr=False)
     # slow and idle clients (service/http/server.py): a request's head must be complete within
     # header_timeout_s and at most max_header_bytes long; an idle kept-alive connection is closed
     # after keep_alive_s; beyond max_connections open connections a new one is answered 503

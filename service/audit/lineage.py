@@ -14,14 +14,9 @@ import msgspec
 
 from service.store.codec import JSON, Envelope, seal, wrap_batch
 from service.write import Created, GameService, SeatSpec, ServiceError, check_levels
-from service.write.meta import (
-    check_seat_choices,
-    first_facts,
-    game_of,
-    new_game_id,
-    new_meta,
-)
-from service.write.seats import new_invites, new_seat_tokens
+from service.write.create import Admit, admit_any, once
+from service.write.keyed import FRESH, Derived, Ids, request_hash
+from service.write.meta import check_seat_choices, first_facts, game_of, new_meta
 from service.write.submit import decide
 
 from .checks import audit
@@ -41,14 +36,31 @@ def _rechain(game: str, envelopes: list[Envelope], facts: dict[str, str]) -> lis
 
 
 async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec], *,
-               seat: int | None = None, admin: bool = False, claim: list[int] = (), invite: list[int] = ()) -> Created:
+               seat: int | None = None, admin: bool = False, claim: list[int] = (), invite: list[int] = (),
+               idempotency_key: str | None = None, admit: Admit = admit_any) -> Created:
     """A new game that starts where the parent was at version `at`, with a new seed and its own seats.
 
     A parent whose secrets are revealed (it has ended) is copied exactly, for anyone. Any other
     parent may be forked only by one of its seats (`seat`) or its admin, and the fork is dealt
     afresh from what that caller knows: it is unlisted, all its seats are the caller's, and it
     stays sealed until the parent has ended. `claim` and `invite` work as when creating a game (in
-    a fork of a running game every human seat is the caller's)."""
+    a fork of a running game every human seat is the caller's); so do `admit` and an
+    Idempotency-Key (a retry by the same caller gets the same fork; another caller's request under
+    the key is another request: 422)."""
+    async def make(ids: Ids, request: str | None) -> Created:
+        return await _fork(service, ids, request, parent, at, seats, seat, admin, claim, invite)
+
+    if not idempotency_key:
+        await admit()
+        return await make(FRESH, None)
+    ids = Derived.of(await service.secret.value(), f"fork|{parent}", idempotency_key)
+    request = request_hash(fork=parent, at=at, seats=seats, claim=list(claim), invite=list(invite),
+                           caller="admin" if admin and seat is None else seat)
+    return await once(service, ids, request, admit, make)
+
+
+async def _fork(service: GameService, ids: Ids, request: str | None, parent: str, at: int, seats: list[SeatSpec],
+                seat: int | None, admin: bool, claim: list[int], invite: list[int]) -> Created:
     meta = await service.meta(parent)
     kind = meta["kind"].decode()
     players = len(msgspec.json.decode(meta["seats"]))
@@ -60,14 +72,14 @@ async def fork(service: GameService, parent: str, at: int, seats: list[SeatSpec]
     lineage = {"parent": parent, "at": at, "prefix_hash": prefix[-1].hash}
     sealed_by = msgspec.json.decode(meta.get("sealed_by", b"[]"))
     if await service.store.revealed(parent):
-        child_meta, admin_token, child, _ = _new_child(kind, seats, lineage, sealed_by)
+        child_meta, admin_token, child, _ = _new_child(ids, kind, seats, lineage, sealed_by)
         facts = first_facts(child_meta, forked_from=parent, at=str(at), prefix_hash=lineage["prefix_hash"])
         return await service.start(child, _rechain(child, prefix, facts), child_meta, admin_token,
-                                   tokens=new_seat_tokens(list(claim)), invites=new_invites(list(invite)))
+                                   tokens=ids.tokens(list(claim)), invites=ids.invites(list(invite)), request=request)
     if seat is None and not admin:
         raise ServiceError(401, "missing_token", "A running game may be forked only by one of its seats or its "
                                                  "admin: send that token as Authorization: Bearer <token>.")
-    return await _redealt_fork(service, parent, kind, at, seats, lineage, [parent, *sealed_by], seat)
+    return await _redealt_fork(service, ids, request, parent, kind, at, seats, lineage, [parent, *sealed_by], seat)
 
 
 async def _prefix(service: GameService, parent: str, at: int) -> list[Envelope]:
@@ -82,16 +94,17 @@ async def _prefix(service: GameService, parent: str, at: int) -> list[Envelope]:
     return copied[:at]
 
 
-def _new_child(kind: str, seats: list[SeatSpec], lineage: dict, sealed_by: list[str]) -> tuple[dict, str, str, bytes]:
-    """A child game's metadata, admin token, id and secret seed."""
-    child, seed = new_game_id(), secrets.token_bytes(32)
+def _new_child(ids: Ids, kind: str, seats: list[SeatSpec], lineage: dict,
+               sealed_by: list[str]) -> tuple[dict, str, str, bytes]:
+    """A child game's metadata, admin token, id and secret seed (random: never derived)."""
+    child, seed = ids.game_id(), secrets.token_bytes(32)
     extra = {"sealed_by": JSON.encode(sealed_by)} if sealed_by else {}
-    child_meta, admin_token = new_meta(kind, seed, seats, lineage=JSON.encode(lineage), **extra)
+    child_meta, admin_token = new_meta(kind, seed, seats, admin=ids.admin(), lineage=JSON.encode(lineage), **extra)
     return child_meta, admin_token, child, seed
 
 
-async def _redealt_fork(service: GameService, parent: str, kind: str, at: int, seats: list[SeatSpec], lineage: dict,
-                        sealed_by: list[str], viewer: int | None) -> Created:
+async def _redealt_fork(service: GameService, ids: Ids, request: str | None, parent: str, kind: str, at: int,
+                        seats: list[SeatSpec], lineage: dict, sealed_by: list[str], viewer: int | None) -> Created:
     """A fork of a running game, dealt afresh from what `viewer` (None: the admin, who sees what a
     spectator sees) knows at `at`: the game's `fork_command` decided with the fork's own seed."""
     decider = game_of(kind).decider
@@ -99,14 +112,14 @@ async def _redealt_fork(service: GameService, parent: str, kind: str, at: int, s
         raise ServiceError(422, "fork_not_supported", f"A running {kind} game cannot be forked; fork it once it has ended.")
     _, state = await service.state_at(parent, at)
     lineage = {**lineage, "redealt": True}
-    child_meta, admin_token, child, seed = _new_child(kind, seats, lineage, sealed_by)
+    child_meta, admin_token, child, seed = _new_child(ids, kind, seats, lineage, sealed_by)
     command = decider.fork_command(state, viewer)
     events = decide(decider, None, command, seed, child, 0)
     facts = first_facts(child_meta, forked_from=parent, at=str(at), redealt="1")
     envelopes = wrap_batch(child, 0, "", events, command, seat=None, recorded_at=child_meta["created_at"],
                            facts=facts)
-    tokens = new_seat_tokens([i for i, spec in enumerate(seats) if spec.type == "human"])
-    return await service.start(child, envelopes, child_meta, admin_token, tokens=tokens, listed=False)
+    tokens = ids.tokens([i for i, spec in enumerate(seats) if spec.type == "human"])
+    return await service.start(child, envelopes, child_meta, admin_token, tokens=tokens, listed=False, request=request)
 
 
 async def import_game(service: GameService, header: Header, envelopes: list[Envelope]) -> str:

@@ -34,7 +34,7 @@ def run_api(settings: Settings, redis_url: str | None = None) -> None:
 
     app = create_app(redis_url or _require_redis(settings), prefix=settings.prefix, partitions=settings.partitions,
                      idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins,
-                     quotas=settings.quotas)
+                     quotas=settings.quotas, secret=settings.secret)
     run_server(app, settings)
 
 

@@ -20,6 +20,7 @@ from service.store.connection import POOL_SIZE as REDIS_POOL_SIZE
 from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
 from service.store.connection import connect, connect_one
 from service.store.fanout import Fanout
+from service.store.secret import ServerSecret, check_configured
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
 from service.write import GameService, ServiceError
 
@@ -100,17 +101,25 @@ def _cors(origins: Sequence[str]) -> CORSConfig | None:
 def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
                cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings(),
-               redis_timeout_s: float = REDIS_TIMEOUT_S, redis_pool: int = REDIS_POOL_SIZE) -> Litestar:
+               redis_timeout_s: float = REDIS_TIMEOUT_S, redis_pool: int = REDIS_POOL_SIZE,
+               secret: str | None = None) -> Litestar:
     """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
     the browser origins allowed to call it from another origin (none by default); `quotas`: its
-    rate limits and quotas; `redis_pool`: the most connections its requests share."""
+    rate limits and quotas; `redis_pool`: the most connections its requests share; `secret`: the
+    server secret (PANTHEON_SECRET; None: the one in Redis)."""
+    check_configured(secret)  # a weak secret stops the process before it serves anything
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         client = connect(redis_url, timeout_s=redis_timeout_s, pool_size=redis_pool)
         store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
         notifier = TurnNotifier(Scheduler(redis_url, prefix, partitions), client)
-        app.state.service = GameService(store, on_awaiting=notifier)
+        server_secret = ServerSecret(client, prefix, secret)
+        app.state.service = GameService(store, on_awaiting=notifier, secret=server_secret)
+        try:  # read (or made) now, so that every process agrees from the start
+            await server_secret.value()
+        except (RedisError, OSError):  # Redis is away: read on first use (the process starts not ready)
+            pass
         app.state.quotas = Quotas(redis_url, prefix, quotas, timeout_s=redis_timeout_s)
         app.state.fanout = Fanout(store, connect_one(redis_url, timeout_s=redis_timeout_s))
         await app.state.fanout.start()

@@ -22,7 +22,7 @@ from .auth import (
     provide_service,
     require,
 )
-from .games import _seat_spec, admit_new_game, seat_choices
+from .games import Admission, SecretIdempotencyKey, _seat_spec, seat_choices
 from .models import (
     AuditCheck,
     AuditReport,
@@ -46,21 +46,21 @@ class AuditController(Controller):
     @post("/fork", operation_id="fork_game", status_code=201, summary="Fork a game at a version",
           security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404, 413, 415, 422, 429))
     async def fork_game(self, game_id: GameIdParam, data: JSONBody[ForkRequest], request: Request,
-                        service: NamedDependency[GameService], quotas: NamedDependency[Quotas]) -> GameCreatedResponse:
+                        service: NamedDependency[GameService], quotas: NamedDependency[Quotas],
+                        idempotency_key: SecretIdempotencyKey = None) -> GameCreatedResponse:
         """A new game from this game at version `at`, with a new secret seed and its own seats. An
         ended game is copied exactly, for anyone. A running game may be forked only with one of its
         seat tokens or its admin token: the fork is dealt afresh from what that caller has seen (their
         own cards as they are, everything else re-dealt), is not listed in the lobby, gives the caller
-        every seat's token (`seats`), and keeps its seed and export sealed until this game has ended."""
+        every seat's token (`seats`), and keeps its seed and export sealed until this game has ended.
+        With an `Idempotency-Key`, a retry by the same caller gets the same fork and forks nothing new."""
         token = bearer(request)
         seat = await service.seat_of(game_id, token) if token else None
         admin = token is not None and await service.is_admin(game_id, token)
-        ai_client = await admit_new_game(service, quotas, request, data.seats)
-        claim, invite = seat_choices(data.seats)
+        admission, (claim, invite) = Admission(service, quotas, request, data.seats), seat_choices(data.seats)
         created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats], seat=seat, admin=admin,
-                             claim=claim, invite=invite)
-        if ai_client:
-            await quotas.count_ai_game(service.store.redis, ai_client, created.game)
+                             claim=claim, invite=invite, idempotency_key=idempotency_key, admit=admission)
+        await admission.made(created.game)
         return GameCreatedResponse.of(created)
 
     @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game",

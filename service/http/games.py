@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 import msgspec
 from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.openapi.spec import OpenAPIType
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from service.ai.scheduler import ai_level
 from service.read.models import ReadModelMissing, read_model
@@ -34,21 +35,43 @@ from .problems import problems
 from .quotas import Quotas
 
 SeatParam = Annotated[int, PathParameter(ge=0, le=15, description="The seat's index (0 for the first seat).")]
+# An Idempotency-Key whose answer holds secrets: a shorter one than the document says is refused by
+# the service with its own code (400 `idempotency_key_too_short`), not as a malformed header. The
+# document says "a string" (a header is never null: Litestar would also allow `null`, which a
+# client sends as the 4 characters "null").
+SecretIdempotencyKey = Annotated[str | None, HeaderParameter(
+    name="Idempotency-Key", pattern="^[!-~]{1,128}$",
+    schema_extra={"oneOf": None, "type": OpenAPIType.STRING, "pattern": "^[!-~]{16,128}$", "minLength": 16},
+    description="A retry whose reply was lost sends the same key and gets the same answer, secrets included, "
+                "and changes nothing (for 24 h: PANTHEON_IDEMPOTENCY_TTL_S); nobody else can get it, so the key "
+                "must be a secret too: 16 to 128 random visible ASCII characters (shorter: 400 "
+                "`idempotency_key_too_short`). The same key with another request: 422 `idempotency_key_reused`.")]
 
 
 def _seat_spec(seat: object) -> SeatSpec:
     return SeatSpec(type="ai", level=seat.level) if isinstance(seat, AiSeat) else SeatSpec(type="human")
 
 
-async def admit_new_game(service: GameService, quotas: Quotas, request: Request, seats: list) -> str | None:
-    """Count a game about to be created (or forked) against the caller's limits (429 when over):
-    the client address to count it for as a running game with AI seats, None when it has none."""
-    client = quotas.client(request)
-    await quotas.hit("create", client)
-    if not any(isinstance(s, AiSeat) for s in seats):
-        return None
-    await admit_ai_game(service, quotas, client)
-    return client
+class Admission:
+    """A new game (created or forked) counted against the caller's limits (429 when over) when the
+    service is about to make it: a retried Idempotency-Key that gets its first answer is not a new
+    game, so it is not counted again."""
+
+    def __init__(self, service: GameService, quotas: Quotas, request: Request, seats: list) -> None:
+        self.service, self.quotas, self.request, self.seats = service, quotas, request, seats
+        self.ai_client: str | None = None  # the address whose quota of running AI games counts it
+
+    async def __call__(self) -> None:
+        client = self.quotas.client(self.request)
+        await self.quotas.hit("create", client)
+        if any(isinstance(s, AiSeat) for s in self.seats):
+            await admit_ai_game(self.service, self.quotas, client)
+            self.ai_client = client
+
+    async def made(self, game: str) -> None:
+        """Count the game now made against the caller's running games with AI seats (if admitted so)."""
+        if self.ai_client:
+            await self.quotas.count_ai_game(self.service.store.redis, self.ai_client, game)
 
 
 async def admit_ai_game(service: GameService, quotas: Quotas, client: str, game: str | None = None) -> None:
@@ -126,14 +149,15 @@ class GamesController(Controller):
     @post("/", operation_id="create_game", status_code=201, summary="Create a game",
           responses=problems(400, 413, 415, 422, 429))
     async def create_game(self, data: JSONBody[CreateGameRequest], request: Request,
-                          service: NamedDependency[GameService], quotas: NamedDependency[Quotas]) -> GameCreatedResponse:
-        """A new game with these seats; the admin token in the answer is shown only this once."""
-        ai_client = await admit_new_game(service, quotas, request, data.seats)
-        claim, invite = seat_choices(data.seats)
+                          service: NamedDependency[GameService], quotas: NamedDependency[Quotas],
+                          idempotency_key: SecretIdempotencyKey = None) -> GameCreatedResponse:
+        """A new game with these seats; the admin token in the answer is shown only this once (or
+        again to a retry with the same `Idempotency-Key`, which creates nothing new)."""
+        admission, (claim, invite) = Admission(service, quotas, request, data.seats), seat_choices(data.seats)
         created = await service.create(data.kind, msgspec.to_builtins(data.options), [_seat_spec(s) for s in data.seats],
-                                       idle_seconds=data.idle_seconds, claim=claim, invite=invite)
-        if ai_client:
-            await quotas.count_ai_game(service.store.redis, ai_client, created.game)
+                                       idle_seconds=data.idle_seconds, claim=claim, invite=invite,
+                                       idempotency_key=idempotency_key, admit=admission)
+        await admission.made(created.game)
         return GameCreatedResponse.of(created)
 
     @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))
@@ -196,13 +220,15 @@ class GamesController(Controller):
         return next(s for s in (await game_detail(service, game_id)).seats if s.seat == seat)
 
     @post("/{game_id:str}/seats/{seat:int}/claim", operation_id="claim_seat", status_code=201,
-          summary="Claim a seat", responses=problems(400, 401, 403, 404, 409, 413, 415))
+          summary="Claim a seat", responses=problems(400, 401, 403, 404, 409, 413, 415, 422))
     async def claim_seat(self, game_id: GameIdParam, seat: SeatParam, service: NamedDependency[GameService],
-                         data: JSONBody[ClaimRequest | None] = None) -> SeatClaimed:
+                         data: JSONBody[ClaimRequest | None] = None,
+                         idempotency_key: SecretIdempotencyKey = None) -> SeatClaimed:
         """The seat's token, shown only this once (it is stored hashed). A seat reserved by an invite
         needs its code in the body (403 `wrong_invite` without it or with another). 409 when taken or
-        played by an AI."""
-        return SeatClaimed(seat=seat, token=await service.claim(game_id, seat, data.invite if data else None))
+        played by an AI. With an `Idempotency-Key`, a retry of the claim gets the same token."""
+        token = await service.claim(game_id, seat, data.invite if data else None, idempotency_key=idempotency_key)
+        return SeatClaimed(seat=seat, token=token)
 
     @post("/{game_id:str}/seats/{seat:int}/token", operation_id="reissue_seat_token", status_code=201,
           summary="Replace a seat's token", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))

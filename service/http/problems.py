@@ -109,7 +109,8 @@ EXCEPTION_HANDLERS = {
 
 _DESCRIPTIONS = {
     400: "Malformed request: not JSON, not UTF-8, a value of the wrong type, an unknown query parameter "
-         "(`malformed_request`, `malformed_command`, `unknown_query_parameter`).",
+         "(`malformed_request`, `malformed_command`, `unknown_query_parameter`); an Idempotency-Key shorter than "
+         "16 characters where the answer holds secrets (`idempotency_key_too_short`).",
     401: "No token where one is needed, or a malformed Authorization header (`missing_token`).",
     403: "The token is not one of this game's, or not one that may do this (`wrong_token`, `wrong_seat`).",
     404: "No such game, seat or version (`unknown_game`, `unknown_seat`, `unknown_version`, `not_found`).",
@@ -118,7 +119,7 @@ _DESCRIPTIONS = {
     415: "The request body is not JSON (`unsupported_media_type`): send Content-Type: application/json.",
     429: "Over a rate limit or quota (`rate_limited`, `quota_exceeded`); `Retry-After` says when to try again.",
     422: "The rules refuse the command: the domain's code and sentence (e.g. `not_your_turn`); or an "
-         "Idempotency-Key already used for another command (`idempotency_key_reused`).",
+         "Idempotency-Key already used for another command or request (`idempotency_key_reused`).",
     503: "The event store (Redis) is unavailable, full or too slow (`store_unavailable`: nothing changed; "
          "`outcome_unknown`: a command may have been applied, retry it with the same Idempotency-Key); "
          "`Retry-After` says when to try again. Health: `not_ready`.",

@@ -50,14 +50,27 @@ else
 end
 return {'ok', tostring(version + n)}
 """
-# KEYS: the game's meta hash. ARGV: seat, the new token's hash, the invite code's hash ('' for none).
-# Claims an unclaimed seat: 'taken' if claimed, 'invite' if the seat is reserved for another code.
+# KEYS: the game's meta hash, the claim's key record (unused without a key). ARGV: seat, the new
+# token's hash, the invite code's hash ('' for none), the request's hash ('' without a key),
+# seconds the key is remembered. Claims an unclaimed seat: 'taken' if claimed, 'invite' if the seat
+# is reserved for another code. With a key (its token derived from it), a retry of a claim it made
+# is 'again' (the seat still has that token and the key's record lives; 'reused' for another
+# request), and a claim records the key.
 _CLAIM = """
-if redis.call('HEXISTS', KEYS[1], 'seat:' .. ARGV[1]) == 1 then return 'taken' end
+local held = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[1])
+if held then
+  if ARGV[4] ~= '' and held == ARGV[2] then
+    local prior = redis.call('GET', KEYS[2])
+    if prior == ARGV[4] then return 'again' end
+    if prior then return 'reused' end
+  end
+  return 'taken'
+end
 local invite = redis.call('HGET', KEYS[1], 'invite:' .. ARGV[1])
 if invite and invite ~= ARGV[3] then return 'invite' end
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'token:' .. ARGV[2], ARGV[1])
 redis.call('HDEL', KEYS[1], 'invite:' .. ARGV[1])
+if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[5]) end
 return 'ok'
 """
 
@@ -216,10 +229,16 @@ class EventStore:
     async def set_meta_if_absent(self, game: str, field: str, value: str | bytes) -> bool:
         return bool(await self.redis.hsetnx(self.keys(game).meta, field, value))
 
-    async def claim_seat(self, game: str, seat: int, token_hash: str, invite_hash: str = "") -> str:
+    async def claim_seat(self, game: str, seat: int, token_hash: str, invite_hash: str = "", *,
+                         request: str = "") -> str:
         """Record a seat's token hash if the seat is free (and its invite code matches, where it has
-        one): "ok", "taken" or "invite"."""
-        return (await self._claim(keys=[self.keys(game).meta], args=[seat, token_hash, invite_hash])).decode()
+        one): "ok", "taken" or "invite". With the `request` hash of a claim whose token was derived
+        from an Idempotency-Key, the claim is remembered (for `idempotency_ttl_s`, by the token's
+        hash) and a retry of it is "again" ("reused" for another request under the key)."""
+        k = self.keys(game)
+        record = k.idempotency_key(f"claim|{seat}|{token_hash}")
+        args = [seat, token_hash, invite_hash, request, self.idempotency_ttl_s]
+        return (await self._claim(keys=[k.meta, record], args=args)).decode()
 
     async def reissue_seat(self, game: str, seat: int, token_hash: str) -> bool:
         """Replace a claimed seat's token hash (the old token stops working); False if unclaimed."""

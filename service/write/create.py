@@ -1,26 +1,40 @@
 """New games: decide `create_game` with a fresh secret seed, store the first events with the game's
-metadata in one step, and list the game in the lobby."""
+metadata in one step, and list the game in the lobby; with an Idempotency-Key, at most once per key
+(its id and secrets derived from the key: keyed.py)."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from domain.kernel import fold
 from service.store.codec import Envelope, wrap_batch
+from service.store.streams import VersionConflict
 
 from .folds import decode_event
+from .keyed import (
+    CREATED,
+    FRESH,
+    AlreadyCreated,
+    Derived,
+    Ids,
+    Remembered,
+    record_args,
+    request_hash,
+    reused,
+)
 from .meta import (
     SeatSpec,
     check_levels,
     check_seat_choices,
     first_facts,
     game_of,
-    new_game_id,
     new_meta,
+    token_hash,
 )
-from .seats import invite_fields, new_invites, new_seat_tokens, seat_token_fields
+from .seats import invite_fields, seat_token_fields
 from .submit import decide
 
 if TYPE_CHECKING:
@@ -37,35 +51,97 @@ class Created:
     invites: dict[int, str] = field(default_factory=dict)  # seat -> invite code, for seats reserved
 
 
+Admit = Callable[[], Awaitable[None]]
+
+
+async def admit_any() -> None:
+    """Admits every new game (the HTTP layer counts them against its limits instead)."""
+
+
 async def create(games: GameService, kind: str, options: dict, seats: list[SeatSpec], *,
-                 idle_seconds: int | None = None, claim: list[int] = (), invite: list[int] = ()) -> Created:
+                 idle_seconds: int | None = None, claim: list[int] = (), invite: list[int] = (),
+                 idempotency_key: str | None = None, admit: Admit = admit_any) -> Created:
     """A new game of `kind` with these options and seats (their number is the number of players).
     The human seats in `claim` are the creator's at once (their tokens are in the answer); those in
-    `invite` are reserved for whoever holds their invite code (in the answer)."""
-    spec = game_of(kind)
-    check_levels(kind, seats)
-    check_seat_choices(seats, claim, invite)
-    command = spec.create_command({**options, "players": len(seats)})
-    game, seed = new_game_id(), secrets.token_bytes(32)
-    events = decide(spec.decider, None, command, seed, game, 0)
-    meta, admin = new_meta(kind, seed, seats, **({"idle_seconds": idle_seconds} if idle_seconds else {}))
-    envelopes = wrap_batch(game, 0, "", events, command, seat=None, recorded_at=meta["created_at"],
-                           facts=first_facts(meta))
-    return await start(games, game, envelopes, meta, admin, tokens=new_seat_tokens(list(claim)),
-                       invites=new_invites(list(invite)))
+    `invite` are reserved for whoever holds their invite code (in the answer). `admit` is awaited
+    just before a game is made (where the caller's limits count it).
+
+    With an Idempotency-Key (at least 16 characters) the game is made once: a retry gets the same
+    answer (see `once`)."""
+    async def make(ids: Ids, request: str | None) -> Created:
+        spec = game_of(kind)
+        check_levels(kind, seats)
+        check_seat_choices(seats, claim, invite)
+        command = spec.create_command({**options, "players": len(seats)})
+        game, seed = ids.game_id(), secrets.token_bytes(32)  # the seed is never derived: it stays random
+        events = decide(spec.decider, None, command, seed, game, 0)
+        meta, admin = new_meta(kind, seed, seats, admin=ids.admin(),
+                               **({"idle_seconds": idle_seconds} if idle_seconds else {}))
+        envelopes = wrap_batch(game, 0, "", events, command, seat=None, recorded_at=meta["created_at"],
+                               facts=first_facts(meta))
+        return await start(games, game, envelopes, meta, admin, tokens=ids.tokens(list(claim)),
+                           invites=ids.invites(list(invite)), request=request)
+
+    if not idempotency_key:
+        await admit()
+        return await make(FRESH, None)
+    ids = Derived.of(await games.secret.value(), "create", idempotency_key)
+    request = request_hash(create=kind, options=options, seats=seats, idle_seconds=idle_seconds,
+                           claim=list(claim), invite=list(invite))
+    return await once(games, ids, request, admit, make)
+
+
+async def once(games: GameService, ids: Derived, request: str, admit: Admit,
+               make: Callable[[Ids, str | None], Awaitable[Created]]) -> Created:
+    """The game of a keyed request (made by `make`), made at most once per key: its id and secrets
+    are derived from the key, so a retry, or a copy sent at once to another process, aims at the
+    same game id, and the append at version 0 lets only one be stored; the others get its answer.
+    A retry is not admitted again (the game is not counted twice), and lists the game if a crash
+    right after the append left it out of the lobby. The same key with another request: 422. Once
+    the key's record has expired (PANTHEON_IDEMPOTENCY_TTL_S), the key is a new request: a new game."""
+    game = ids.game_id()
+    if (record := await games.store.prior_outcome(game, CREATED)) is not None:
+        return await _again(games, ids, request, record)
+    await admit()
+    try:
+        return await make(ids, request)
+    except AlreadyCreated as meanwhile:  # the append found the key's record: stored meanwhile
+        return await _again(games, ids, request, meanwhile.record)
+    except VersionConflict:  # the key's game exists without its record: the key has expired
+        return await make(FRESH, None)
+
+
+async def _again(games: GameService, ids: Derived, request: str, record: bytes) -> Created:
+    """The answer of a game made for a key, derived again and checked against the stored hashes."""
+    prior = Remembered.decode(record)
+    if prior.request != request:
+        raise reused()
+    game, admin = ids.game_id(), ids.admin()
+    meta = await games.meta(game)
+    if meta["admin"].decode() != token_hash(admin):  # not this key's game (the secret has changed)
+        raise reused()
+    if prior.listed and "finished" not in meta:  # a crash between the append and the listing: list it now
+        await games.store.redis.zadd(games.lobby_key, {game: int(meta["created_at"])}, nx=True)
+    return Created(game=game, admin_token=admin, version=prior.version, commitment=meta["commitment"].decode(),
+                   tokens=ids.tokens(prior.tokens), invites=ids.invites(prior.invites))
 
 
 async def start(games: GameService, game: str, envelopes: list[Envelope], meta: dict, admin: str, *,
                 tokens: dict[int, str] | None = None, invites: dict[int, str] | None = None,
-                listed: bool = True) -> Created:
+                listed: bool = True, request: str | None = None) -> Created:
     """Store a new game's first events and metadata (with the hashes of `tokens`, seats claimed at
     creation, and of `invites`, seats reserved) atomically, then list it in the lobby unless
-    `listed` is false."""
+    `listed` is false. With the `request` hash of a keyed request, its key's record is stored in
+    the same step; AlreadyCreated if another request of that key stored the game first."""
     meta = {**meta, **seat_token_fields(tokens or {}), **invite_fields(invites or {})}
     decider = game_of(meta["kind"]).decider
     awaited = decider.awaited(fold(decider, (decode_event(decider, e) for e in envelopes)))
+    # Idempotency-Key (see `once`): the key's record goes with the append
+    keyed = {} if request is None else record_args(request, len(envelopes), tokens, invites, listed)
     appended = await games.store.append(game, 0, envelopes, meta=meta,
-                                        awaiting=None if awaited is None else awaited.seat)
+                                        awaiting=None if awaited is None else awaited.seat, **keyed)
+    if appended.duplicate:
+        raise AlreadyCreated(appended.outcome)
     if listed:  # the lobby index is not in the game's hash slot, so it is written after the append
         await games.store.redis.zadd(games.lobby_key, {game: meta["created_at"]})
     if awaited is not None:

@@ -70,9 +70,11 @@ def new_game_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
-def new_meta(kind: str, seed: bytes, seats: list[SeatSpec], **extra: Any) -> tuple[dict, str]:
-    """A new game's metadata (the seed stays secret until the end) and its admin token."""
-    admin = secrets.token_urlsafe(24)
+def new_meta(kind: str, seed: bytes, seats: list[SeatSpec], *, admin: str | None = None,
+             **extra: Any) -> tuple[dict, str]:
+    """A new game's metadata (the seed stays secret until the end) and its admin token (`admin`, or
+    a random one)."""
+    admin = admin or secrets.token_urlsafe(24)
     meta = dict(kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
                 seats=JSON.encode(seats), created_at=now_ms(), engine=game_of(kind).engine, **extra)
     return meta, admin

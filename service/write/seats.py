@@ -7,15 +7,11 @@ import secrets
 from typing import TYPE_CHECKING
 
 from .errors import ServiceError
+from .keyed import claim_token, request_hash, reused
 from .meta import SeatSpec, check_levels, seat_in, token_hash
 
 if TYPE_CHECKING:
     from .service import GameService
-
-
-def new_seat_tokens(seats: list[int]) -> dict[int, str]:
-    """A fresh token for each of these seats (for seats claimed as a game is created)."""
-    return {seat: secrets.token_urlsafe(24) for seat in seats}
 
 
 def seat_token_fields(tokens: dict[int, str]) -> dict[str, str | int]:
@@ -27,26 +23,33 @@ def seat_token_fields(tokens: dict[int, str]) -> dict[str, str | int]:
     return fields
 
 
-def new_invites(seats: list[int]) -> dict[int, str]:
-    """A fresh invite code for each of these seats."""
-    return {seat: secrets.token_urlsafe(18) for seat in seats}
-
-
 def invite_fields(invites: dict[int, str]) -> dict[str, str]:
     """The metadata fields that reserve seats for whoever holds their invite code (hashed)."""
     return {f"invite:{seat}": token_hash(code) for seat, code in invites.items()}
 
 
-async def claim(games: GameService, game: str, seat: int, invite: str | None = None) -> str:
+async def claim(games: GameService, game: str, seat: int, invite: str | None = None,
+                idempotency_key: str | None = None) -> str:
     """A new seat token for an unclaimed human seat (shown once, stored hashed); a seat reserved
-    by an invite is claimed only with its code."""
+    by an invite is claimed only with its code. With an Idempotency-Key (at least 16 characters)
+    the token is derived from it, so a retry whose reply was lost gets the same token (for as long
+    as the key is remembered); a claim with another key finds the seat taken."""
+    if idempotency_key:  # 400 for a short key before anything else
+        token, request = claim_token(await games.secret.value(), game, seat, idempotency_key), \
+            request_hash(claim=seat, invite=invite)
+    else:
+        token, request = secrets.token_urlsafe(24), ""
     meta = await games.meta(game)
     if seat_in(meta, seat).type != "human":
         raise ServiceError(409, "seat_not_human", f"Seat {seat} is played by an AI.")
     if "read_only" in meta:
         raise ServiceError(409, "read_only", "This game was imported as an archive; its seats cannot be claimed.")
-    token = secrets.token_urlsafe(24)
-    outcome = await games.store.claim_seat(game, seat, token_hash(token), token_hash(invite) if invite else "")
+    outcome = await games.store.claim_seat(game, seat, token_hash(token), token_hash(invite) if invite else "",
+                                           request=request)
+    if outcome == "again":
+        return token
+    if outcome == "reused":
+        raise reused()
     if outcome == "taken":
         raise ServiceError(409, "seat_taken", f"Seat {seat} has already been claimed.")
     if outcome == "invite":

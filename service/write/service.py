@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from domain.kernel import Decider
+from service.store.secret import ServerSecret
 from service.store.streams import EventStore
 
 from . import create as _create
@@ -24,8 +25,11 @@ class GameService:
     """Games over an event store; folds are cached in memory per game and caught up on demand."""
 
     def __init__(self, store: EventStore, cache_size: int = 256,
-                 on_awaiting: Callable[[str, int, int], Awaitable[Any]] | None = None) -> None:
+                 on_awaiting: Callable[[str, int, int], Awaitable[Any]] | None = None,
+                 secret: ServerSecret | None = None) -> None:
         self.store, self.cache_size = store, cache_size
+        # derives the secrets of answers given for an Idempotency-Key (keyed.py); the one in Redis by default
+        self.secret = secret or ServerSecret(store.redis, store.prefix)
         # awaited with (game, version, awaited seat) after each accepted command: where AI turns get
         # enqueued at once (service.ai.scheduler.TurnNotifier); it must not raise
         self.on_awaiting = on_awaiting

@@ -25,7 +25,8 @@ STREAM_TIMEOUT = 0.3  # seconds: an open game's event stream never ends by itsel
 # 30 examples per operation and phase: well over a thousand requests in all. Every check is on;
 # a schema-valid command may still break the rules, so submit_command may also answer 422 (and a
 # fork inside a command's events or of a running game without its token, or an export of a
-# running game, are refused with their documented statuses).
+# running game, are refused with their documented statuses; so is an Idempotency-Key generated
+# twice for two different games or claims: 422 `idempotency_key_reused`).
 CONFIG = SchemathesisConfig.from_str("""
 [generation]
 max-examples = 30
@@ -33,6 +34,14 @@ database = "none"
 
 [[operations]]
 include-operation-id = "submit_command"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
+
+[[operations]]
+include-operation-id = "create_game"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "422", "429"]
+
+[[operations]]
+include-operation-id = "claim_seat"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 
 [[operations]]
