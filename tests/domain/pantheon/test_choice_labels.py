@@ -7,7 +7,19 @@ from domain.choices import ChoiceList
 from domain.kernel import DomainError
 from domain.pantheon import commands as cmd
 
-from .helpers_actions import agenda, column, display, end_action, follow_up, foot, levels, move, owns, persia, pieces
+from .helpers_actions import (
+    agenda,
+    column,
+    display,
+    end_action,
+    follow_up,
+    foot,
+    levels,
+    move,
+    owns,
+    persia,
+    pieces,
+)
 from .helpers_choices import choices
 from .scenario import Task, given, when
 
