@@ -10,24 +10,23 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from domain.choices import Entry, Menu, branch, leaf
 
 from . import commands as cmd
 from .labels import hex_phrase, money_phrase, plural
-from .rules import Planner, board_of, components_of, coords_of, count_gods, movement_steps, stonkus_money
+from .rules import Planner, components_of, coords_of, count_gods, movement_steps, stonkus_money
 from .state import State
 from .vocabulary import CARD_INDEX, MAX_LEVEL, MONEY_CARDS, MONEY_VALUE, MOVEMENT, SACRIFICES
 
 PIECES = ("foot", "column")
 
 
-def placement_key(piece: int, index: int, jump: bool, state: State) -> str:
+def placement_key(piece: int, hex: tuple[int, int], jump: bool = False) -> str:
     """'foot@16,5', 'column@15,3' or 'jump@18,4' (a foot that jumps)."""
-    q, r = coords_of(board_of(state), index)
-    return f"{'jump' if jump else PIECES[piece]}@{q},{r}"
+    return f"{'jump' if jump else PIECES[piece]}@{hex[0]},{hex[1]}"
 
 
 # --- movement -------------------------------------------------------------------------------
@@ -69,9 +68,10 @@ def _placements(m: _Moving) -> Menu:
     entries = []
     for piece, index, cost, jump in m.planner.targets(every_jump=True):
         if cost <= left:
-            entries.append(branch(placement_key(piece, index, jump, m.state), _place_label(m, piece, index, cost, jump),
+            hex = coords_of(m.planner.board, index)
+            entries.append(branch(placement_key(piece, hex, jump), _place_label(m, piece, index, cost, jump),
                                   partial(_placed, m, piece, index, cost, jump),
-                                  piece=PIECES[piece], hex=list(coords_of(m.planner.board, index)), cost=cost, jump=jump))
+                                  piece=PIECES[piece], hex=list(hex), cost=cost, jump=jump))
     move = cmd.Move(seat=m.seat, cards=m.cards, placements=list(m.placed))
     entries.append(leaf("done", _done_label(m), move, done=True, placements=len(m.placed)))
     return Menu(f"Place a piece ({left} of {plural(m.steps, 'step')} left), or stop here.", entries)
@@ -131,7 +131,7 @@ def buy_menu(state: State, seat: int) -> Menu:
         make = partial(_buy_command, seat, played)
         label = f"Play {money_phrase(played)}" if played else "Play no money card"
         label += f" + {stonkus} from Stonkus = {budget} money" if stonkus else ""
-        entries.append(branch(key, label, partial(_purchases, _start(state, seat, budget, make, True)),
+        entries.append(branch(key, label, partial(_first_purchases, state, seat, budget, make, True),
                               money=played, budget=budget))
     return Menu("Which money cards do you play? (No change is given.)", entries)
 
@@ -143,7 +143,7 @@ def _buy_command(seat: int, money: dict, purchases: list) -> cmd.Buy:
 def spend_menu(state: State, seat: int, budget: int, *, last: Sequence[Entry]) -> Menu:
     """Cartago: purchases without placing, one at a time, then `last` (the pass)."""
     make = partial(_spend_command, seat)
-    menu = _purchases(_start(state, seat, budget, make, False))
+    menu = _first_purchases(state, seat, budget, make, False)
     return Menu(menu.prompt, menu.entries + list(last))
 
 
@@ -151,10 +151,10 @@ def _spend_command(seat: int, purchases: list) -> cmd.Spend:
     return cmd.Spend(seat=seat, purchases=purchases)
 
 
-def _start(state: State, seat: int, budget: int, make, placing: bool) -> _Buying:
+def _first_purchases(state: State, seat: int, budget: int, make, placing: bool) -> Menu:
     me = state.seats[seat]
-    return _Buying(state, seat, budget, make, placing, Planner(state, seat), tuple(me.sacrifice),
-                   (me.general_feet, me.general_columns))
+    return _purchases(_Buying(state, seat, budget, make, placing, Planner(state, seat), tuple(me.sacrifice),
+                              (me.general_feet, me.general_columns)))
 
 
 def _purchases(b: _Buying) -> Menu:
@@ -197,25 +197,23 @@ def _place_entries(b: _Buying, left: int) -> list[Entry]:
     entries = []
     for piece, index, cost, _ in b.planner.targets():
         if cost <= left:
-            q, r = coords_of(b.planner.board, index)
-            after = _bought(b, cmd.PlacePiece(piece=PIECES[piece], hex=(q, r)), cost, place=(piece, index))
+            hex = coords_of(b.planner.board, index)
+            after = _bought(b, cmd.PlacePiece(piece=PIECES[piece], hex=hex), cost, place=(piece, index))
             label = f"Place a {PIECES[piece]} on {hex_phrase(b.state, index, b.seat)}: {cost} money"
-            entries.append(branch(f"{PIECES[piece]}@{q},{r}", label, after, piece=PIECES[piece], hex=[q, r], cost=cost))
+            entries.append(branch(placement_key(piece, hex), label, after, piece=PIECES[piece], hex=list(hex), cost=cost))
     return entries
 
 
-def _bought(b: _Buying, purchase, cost: int, *, levels=None, general=None, reserve=None, place=None):
-    """The menu after this purchase, built only when it is followed."""
+def _bought(b: _Buying, purchase, cost: int, *, reserve=None, place=None, **changes) -> Callable[[], Menu]:
+    """The menu after this purchase (`changes`: new levels or general reserve), built only when
+    followed; `reserve` (piece, count) and `place` (piece, hex index) change a copy of the planner."""
     def then() -> Menu:
-        planner = b.planner
-        if reserve is not None or place is not None:
-            planner = planner.copy()
+        planner = b.planner if reserve is None and place is None else b.planner.copy()
         if reserve is not None:
             planner.reserve[reserve[0]] += reserve[1]
         if place is not None:
             planner.apply(*place)
-        return _purchases(_Buying(b.state, b.seat, b.budget, b.make, b.placing, planner,
-                                  levels or b.levels, general or b.general, (*b.purchases, purchase), b.spent + cost))
+        return _purchases(replace(b, planner=planner, purchases=(*b.purchases, purchase), spent=b.spent + cost, **changes))
     return then
 
 

@@ -23,13 +23,13 @@ from functools import partial
 from domain.choices import ChoiceList, Entry, Menu, branch, follow, leaf
 
 from . import commands as cmd
-from .choice_sequences import buy_menu, movement_menu, spend_menu
+from .choice_sequences import buy_menu, movement_menu, placement_key, spend_menu
 from .events import Task
 from .flow import bonus_column_sites
 from .labels import CARD_NAMES, cards_phrase, effect_phrase, god_phrase, hex_phrase, plural
 from .rules import board_of, components_of, coords_of, count_gods, money_of, payment_options, sacrifice_options, stonkus_money
 from .state import State
-from .vocabulary import CARDS, CARTAGO_MONEY, DRAW_ACTION_CARDS, EMPTY_SLOT, SACRIFICE_INDEX
+from .vocabulary import CARDS, CARTAGO_MONEY, COLUMN, DRAW_ACTION_CARDS, EMPTY_SLOT, SACRIFICE_INDEX
 
 
 def choices(state: State | None, seat: int, path: tuple[str, ...] = ()) -> ChoiceList:
@@ -76,7 +76,8 @@ def _gods_entries(state: State, seat: int) -> list[Entry]:
         label = f"{god_phrase(state, tile)}; +{plural(state.epoch, 'point')}"
         if len(payments) == 1:
             only = payments[0].choice
-            entries.append(leaf(tile, f"{label}; pay {only.label}", only.command, tile=tile, payment=only.refers["payment"]))
+            pay = only.refers["payment"]
+            entries.append(leaf(tile, f"{label}; pay {_payment_words(pay)}", only.command, tile=tile, payment=pay))
         elif payments:
             entries.append(branch(tile, label, partial(Menu, f"How do you pay for {tile}?", payments), tile=tile))
     return entries
@@ -87,10 +88,13 @@ def _payments(state: State, seat: int, tile: str, *, first_only: bool, verb: str
     entries = []
     for pay in payment_options(state.seats[seat], components_of(state).gods[tile], first_only):
         key = "+".join(f"{n}x{kind}" for kind, n in pay.items()) or "none"
-        words = cards_phrase(pay) if pay else "no cards (your sacrifice tiles cover it)"
-        entries.append(leaf(key, _capital(f"{verb}{words}"), cmd.GainGod(seat=seat, tile=tile, sacrifice=pay),
+        entries.append(leaf(key, _capital(f"{verb}{_payment_words(pay)}"), cmd.GainGod(seat=seat, tile=tile, sacrifice=pay),
                             tile=tile, payment=pay))
     return entries
+
+
+def _payment_words(pay: dict[str, int]) -> str:
+    return cards_phrase(pay) if pay else "no cards (your sacrifice tiles cover it)"
 
 
 def _draw(state: State, seat: int, left: int, total: int) -> Menu:
@@ -199,7 +203,7 @@ def _bonus_column(state: State, seat: int, task: Task) -> Menu:
     entries = []
     for index in bonus_column_sites(state, seat):
         q, r = coords_of(board, index)
-        entries.append(leaf(f"column@{q},{r}", f"Column on {hex_phrase(state, index, seat)}",
+        entries.append(leaf(placement_key(COLUMN, (q, r)), f"Column on {hex_phrase(state, index, seat)}",
                             cmd.PlaceColumn(seat=seat, hex=(q, r)), piece="column", hex=[q, r]))
     return Menu("Place a column from the general reserve on any column site with room.", entries)
 
