@@ -72,6 +72,11 @@ class Decider:
     # the command that starts a fork of a running game from what a viewer (a seat, or None for a
     # spectator) knows of its state, everything else dealt afresh (None: no forks of running games)
     fork_command: Callable[[Any, int | None], Any] | None = None
+    # choices(state, seat, path) -> domain.choices.ChoiceList: the seat's awaited decision as a
+    # tree of choices, at the end of `path` (keys from the root); every leaf is a command decide
+    # accepts and every command it accepts is a leaf (up to zero counts); DomainError
+    # `unknown_choice` for a path not in the tree (None: no choice trees, clients use legal_options)
+    choices: Callable[[Any, int, tuple[str, ...]], Any] | None = None
 
 
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:

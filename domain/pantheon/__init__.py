@@ -1,11 +1,12 @@
 """Pantheon (Hans im Glück, 2011) as a pure decider: read vocabulary, commands, events, state,
-rules, decide, evolve, options and views in that order."""
+rules, decide, evolve, options, choices and views in that order."""
 
 from __future__ import annotations
 
 from domain.kernel import Awaiting, Decider
 
 from .bots import PANTHEON_BOTS
+from .choices import choices
 from .commands import Command, Options
 from .decide import apply
 from .events import Event
@@ -42,7 +43,7 @@ PANTHEON = Decider(
     kind="pantheon", initial_state=initial_state, decide=decide, evolve=evolve, awaited=awaited,
     legal_options=legal_options, public_view=public_view, seat_view=seat_view, redact=redact,
     is_terminal=is_terminal, outcome=outcome, command_type=AnyCommand, event_type=AnyEvent,
-    apply=apply, evolve_all=evolve_all, bots=PANTHEON_BOTS, fork_command=redeal_command,
+    apply=apply, evolve_all=evolve_all, bots=PANTHEON_BOTS, fork_command=redeal_command, choices=choices,
 )
 
 __all__ = ["PANTHEON", "Command", "Event", "Options", "State"]

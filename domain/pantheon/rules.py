@@ -116,6 +116,15 @@ class Planner:
         self._others: set[int] | None = None
         self._frontier: set[int] | None = None  # every neighbour of the route, built on demand
 
+    def copy(self) -> Planner:
+        """An independent copy, to try further placements on without changing this one."""
+        twin = object.__new__(Planner)
+        twin.__dict__.update(self.__dict__)  # the state, board and the others' hexes are shared, never changed
+        twin.route, twin.reserve, twin.added, twin.loot = set(self.route), list(self.reserve), dict(self.added), list(self.loot)
+        if self._frontier is not None:
+            twin._frontier = set(self._frontier)
+        return twin
+
     @property
     def frontier(self) -> set[int]:
         if self._frontier is None:
@@ -196,8 +205,10 @@ class Planner:
         if piece == FOOT and loot is not None:
             self.loot.append(loot)
 
-    def targets(self) -> list[tuple[int, int, int, bool]]:
-        """Every (piece, hex, cost, jump) that `check` would accept next (a fast equivalent)."""
+    def targets(self, *, every_jump: bool = False) -> list[tuple[int, int, int, bool]]:
+        """Every (piece, hex, cost, jump) that `check` would accept next (a fast equivalent); a
+        hex next to the route is listed as a jump too only with `every_jump` (a jump there is
+        legal but wastes a Gaiviles, RULINGS 7)."""
         occupants, hexes, neighbors = self.state.occupants, self.board.hexes, self.board.neighbors
         route, added, seat = self.route, self.added, self.seat
         feet_ok, columns_ok = self.reserve[FOOT] > 0, self.reserve[COLUMN] > 0
@@ -226,6 +237,8 @@ class Planner:
                     found.append((COLUMN, index, cost, False))
             elif feet_ok:
                 found.append((FOOT, index, cost, index not in candidates))
+                if every_jump and index in candidates and index in jump_targets:
+                    found.append((FOOT, index, cost, True))
         return found
 
 

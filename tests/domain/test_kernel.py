@@ -1,9 +1,11 @@
 """The kernel is game-agnostic: a toy game plugs into it without touching Pantheon."""
 
+import dataclasses
 from dataclasses import dataclass
 
 import pytest
 
+from domain.choices import Choice, ChoiceList, Menu, branch, follow, leaf
 from domain.kernel import Awaiting, Decider, DomainError, fold, step
 from domain.rng import SeededRng, commitment
 
@@ -74,3 +76,20 @@ def test_each_draw_reads_the_hmac_sha256_of_the_seed_context_and_draw_index(seed
     draws = [rng.randbelow(bound) for _ in range(20)]
     expected = [int.from_bytes(hmac_sha256(seed, b"game-9|v12", i)[:8], "big") % bound for i in range(20)]
     assert draws == expected
+
+
+def _toy_choices(state, seat, path):
+    amounts = [leaf(f"add:{n}", f"Add {n}", Add(seat=seat, amount=n), amount=n) for n in (1, 2)]
+    return follow("add", Menu("How much do you add?", [branch("add", "Add something", lambda: Menu("How much?", amounts))]), path)
+
+
+def test_a_second_game_can_offer_a_choice_tree_with_the_same_types():
+    toy = dataclasses.replace(TOY, choices=_toy_choices)
+    leaves = toy.choices(toy.initial_state(), 0, ("add",))
+    assert leaves == ChoiceList(decision="add", prompt="How much?", choices=[
+        Choice(key="add:1", label="Add 1", command=Add(seat=0, amount=1), refers={"amount": 1}),
+        Choice(key="add:2", label="Add 2", command=Add(seat=0, amount=2), refers={"amount": 2})])
+    assert toy.decide(toy.initial_state(), leaves.choices[1].command, SeededRng(b"toy"))
+    with pytest.raises(DomainError) as refused:
+        toy.choices(toy.initial_state(), 0, ("add", "add:3"))
+    assert refused.value.code == "unknown_choice"

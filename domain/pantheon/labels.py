@@ -1,0 +1,94 @@
+"""Plain English for the choice labels: cards, sacrifices, gods, loot and bonus tiles, hexes.
+
+The map has no hex names, so a hex is named by its axial coordinates and what is on it."""
+
+from __future__ import annotations
+
+from .components import Effect, GodsTile
+from .rules import board_of, components_of
+from .state import State
+from .vocabulary import MONEY_VALUE
+
+CARD_NAMES = {
+    "movement": "Movement", "priest": "Priest", "dancer": "Dancer", "temple": "Temple",
+    "offering": "Offering", "money": "Money 1", "money_2": "Special money 2",
+    "money_3": "Special money 3", "money_4": "Special money 4", "money_5": "Special money 5",
+}
+
+GOD_BENEFITS = {
+    "surparit": "also take the top tile of the gods stack",
+    "plaesiris": "take 2 half gods",
+    "taksator": "take the top special money card",
+    "depraccus": "draw 2 cards at every epoch's preparation",
+    "vinthrad": "+1 step in every movement",
+    "gaiviles": "one jump in every movement",
+    "stonkus": "+{money} money in every buying",
+    "gadicea": "+1 card in every drawing action",
+    "pietalte": "scores your best sacrifice tile's level at each scoring",
+    "traitera": "spend it after an action to take one more action",
+}
+
+
+def plural(n: int, word: str) -> str:
+    """'1 foot', '2 feet', '3 cards'."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {'feet' if word == 'foot' else word + 's'}"
+
+
+def cards_phrase(counts: dict[str, int]) -> str:
+    """'2 Priest and 1 Dancer cards', or 'no cards'."""
+    parts = [f"{n} {CARD_NAMES[card]}" for card, n in counts.items() if n]
+    if not parts:
+        return "no cards"
+    words = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return words + (" card" if sum(counts.values()) == 1 else " cards")
+
+
+def money_phrase(counts: dict[str, int]) -> str:
+    """The money these cards are worth, with the cards: '5 money (2 Money 1 and 1 Special money 3 cards)'."""
+    return f"{sum(MONEY_VALUE[c] * n for c, n in counts.items())} money ({cards_phrase(counts)})"
+
+
+def god_phrase(state: State, tile_id: str) -> str:
+    """'Surparit (surparit-1, needs 3-2 sacrifices): also take the top tile of the gods stack'."""
+    tile: GodsTile = components_of(state).gods[tile_id]
+    need = "-".join(str(n) for n in tile.requires)
+    extra = ", cards only" if tile.cards_only else ""
+    benefit = GOD_BENEFITS[tile.god].format(money=tile.money)
+    return f"{tile.god.capitalize()} ({tile.id}, needs {need} sacrifices{extra}): {benefit}"
+
+
+def effect_phrase(effect: Effect) -> str:
+    """What a loot or bonus tile gives, in words."""
+    kind = effect.effect
+    if kind == "reserve":
+        joiner = " or " if effect.choice else " and "
+        return "take " + joiner.join(p for p in (plural(effect.feet, "foot") if effect.feet else "",
+                                                  plural(effect.columns, "column") if effect.columns else "") if p)
+    return {
+        "half_god": "take a half god",
+        "gods_tile": "take the top gods tile",
+        "sacrifice": f"{plural(effect.steps, 'sacrifice step')}",
+        "draw": f"draw {plural(effect.cards, 'card')}",
+        "money_card": "take the top special money card",
+        "steps": f"+{effect.steps} step in every movement",
+        "column": "place a column on any column site",
+    }[kind]
+
+
+def hex_phrase(state: State, index: int, seat: int) -> str:
+    """'(17, 5), loot: draw 2 cards' — the coordinates and what a player should know of the hex."""
+    h = board_of(state).hexes[index]
+    notes = []
+    if h.column:
+        notes.append("column site")
+    elif h.water:
+        notes.append("water")
+    loot = state.loot_board.get(index)
+    if loot is not None:
+        notes.append(f"loot: {effect_phrase(components_of(state).loot[loot])}")
+    others = sorted({code >> 1 for code in state.occupants.get(index, ()) if code >> 1 != seat})
+    if others:
+        notes.append("shared with " + " and ".join(f"seat {o}" for o in others))
+    return f"({h.q}, {h.r})" + "".join(f", {note}" for note in notes)
