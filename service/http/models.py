@@ -184,6 +184,29 @@ class View(Struct, frozen=True, kw_only=True):
     view: dict[str, Any]
 
 
+class ChoiceOut(Struct, frozen=True, kw_only=True):
+    """One choice: `command` is a complete command to send as it is (POST /games/{id}/commands), or
+    `next` a token for the choices that follow it (GET /games/{id}/options?after=<next>); `refers`
+    names what it is about (a hex, a card, a tile ...), for drawing it."""
+
+    key: str
+    label: str
+    command: dict[str, Any] | None = None
+    next: str | None = None
+    refers: dict[str, Any] = {}
+
+
+class Choices(Struct, frozen=True, kw_only=True):
+    """What the caller's seat may do now, as choices (`decision` is null when the game waits for
+    another seat, and then there are none)."""
+
+    version: int
+    seat: int
+    decision: str | None
+    prompt: str
+    choices: list[ChoiceOut]
+
+
 class LegalOptions(Struct, frozen=True, kw_only=True):
     """What the caller's seat may do now (`awaited` is false when the game waits for another seat)."""
 

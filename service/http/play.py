@@ -26,10 +26,12 @@ from .auth import (
     provide_service,
     require,
 )
+from .choices import MAX_TOKEN, choices_at
 from .metrics import Metrics
 from .models import (
     MAX_VERSION,
     Awaiting,
+    Choices,
     CommandAccepted,
     EventOut,
     LegalOptions,
@@ -84,10 +86,28 @@ class PlayController(Controller):
         awaiting = msgspec.convert(done.awaiting, Awaiting) if done.awaiting else None
         return CommandAccepted(version=done.version, first=done.first, awaiting=awaiting)
 
-    @get("/options", operation_id="get_options", status_code=200, summary="Legal options of the caller's seat",
-         security=SEAT_TOKEN, responses=problems(400, 401, 403, 404))
-    async def get_options(self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService]) -> LegalOptions:
-        """What the caller's seat may do now: the awaited decision and its options."""
+    @get("/options", operation_id="get_options", status_code=200, summary="The caller's choices",
+         security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))
+    async def get_options(
+        self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
+        after: Annotated[str | None, QueryParameter(max_length=MAX_TOKEN, description=(
+            "A choice's `next` token: the choices that follow it (409 once the game has moved on)."))] = None,
+    ) -> Choices:
+        """What the caller's seat may do now, as choices: each either a complete command to send as it
+        is, or a `next` token for the choices that follow it. Following choices from the root always
+        ends in complete commands, and every legal command can be reached."""
+        seat = await caller_seat(service, game_id, request, required=True)
+        decider = await decider_of(service, game_id)
+        version, state = await service.state_at(game_id)
+        return choices_at(decider, state, version, seat, after)
+
+    @get("/options/blocks", operation_id="get_option_blocks", status_code=200,
+         summary="Legal options of the caller's seat, as building blocks", security=SEAT_TOKEN,
+         responses=problems(400, 401, 403, 404))
+    async def get_option_blocks(self, game_id: GameIdParam, request: Request,
+                                service: NamedDependency[GameService]) -> LegalOptions:
+        """What the caller's seat may do now, in the engine's own terms (movement as building blocks:
+        where a piece could go next): for clients that build commands themselves."""
         seat = await caller_seat(service, game_id, request, required=True)
         decider = await decider_of(service, game_id)
         version, state = await service.state_at(game_id)

@@ -129,7 +129,7 @@ async def game_latencies(port: int, games: int, seconds: float, think: float = 0
                 auth = {"Authorization": f"Bearer {tokens[awaiting['seat']]}"}
                 options = None
                 if awaiting["decision"] not in ("action", "draw"):  # rare: the start of the game
-                    options = (await c.get(f"/games/{game}/options", headers=auth)).json()
+                    options = (await c.get(f"/games/{game}/options/blocks", headers=auth)).json()
                 body = _command(awaiting, options)
                 start = time.perf_counter()
                 r = await c.post(f"/games/{game}/commands", json=body, headers=auth)

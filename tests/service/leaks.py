@@ -50,6 +50,7 @@ from domain.kernel import fold
 from domain.pantheon import events as ev
 from domain.pantheon import options as _options
 from domain.pantheon import views as _views
+from domain.pantheon.choices import choices as _true_choices
 from domain.pantheon.random_play import random_command
 from domain.pantheon.state import State, clone
 from domain.pantheon.vocabulary import CARDS
@@ -68,6 +69,7 @@ TRUE_REDACT = _views.redact
 TRUE_PUBLIC_VIEW = _views.public_view
 TRUE_SEAT_VIEW = _views.seat_view
 TRUE_LEGAL_OPTIONS = _options.legal_options
+TRUE_CHOICES = _true_choices
 WINDOW = 16  # hex digits: any run this long of a secret hex string is a leak
 REDEALS = 2  # random re-deals per noninterference check
 WRONG_PER_CALLER = 2  # wrong requests each caller sends at each moment (drawn from a list)
@@ -433,6 +435,22 @@ class Moment:
         state = self.truth.state(body["version"])
         self._noninterference(route, "options", body["options"], state, lambda s: TRUE_LEGAL_OPTIONS(s, seat))
 
+    def _choices(self, route: str, body: dict, **_: Any) -> None:
+        """The root choices: the caller's choices of the true state, unchanged by any re-deal."""
+        seat = self.caller.seat
+        if body.get("seat") != seat:
+            self.found(route, f"the choices of seat {body.get('seat')} instead of the caller's ({seat})")
+            return
+        got = [{"key": c["key"], "label": c["label"], "command": c.get("command"), "more": c.get("next") is not None,
+                "refers": c.get("refers", {})} for c in body["choices"]]
+
+        def render(s: State) -> list[dict]:
+            return [{"key": c.key, "label": c.label, "more": c.more, "refers": c.refers,
+                     "command": None if c.command is None else msgspec.to_builtins(c.command)}
+                    for c in TRUE_CHOICES(s, seat, ()).choices]
+
+        self._noninterference(route, "choices", got, self.truth.state(body["version"]), render)
+
     def _noninterference(self, route: str, what: str, got: Any, state: State, render) -> None:
         """`got` must be the caller's `render` of the state, and that must not change when every
         secret hidden from the caller is dealt again."""
@@ -795,7 +813,8 @@ class Sweeper:
         await self.get(moment, "GET /events?after=N", "events", f"{g}/events", params={"after": after})
         await self.get(moment, "GET /rejected", "rejected", f"{g}/rejected")
         if caller.seat is not None:
-            await self.get(moment, "GET /options", "options", f"{g}/options")
+            await self.get(moment, "GET /options", "choices", f"{g}/options")
+            await self.get(moment, "GET /options/blocks", "options", f"{g}/options/blocks")
         await self.wrong_requests(moment)
         if not heavy:
             return

@@ -216,10 +216,15 @@ async def test_a_game_says_which_seat_it_awaits_and_only_that_seat_gets_its_opti
     detail = (await client.get(f"/games/{game}")).json()
     seat = detail["awaiting"]["seat"]
 
-    mine = (await client.get(f"/games/{game}/options", headers=bearer(tokens[seat]))).json()
-    theirs = (await client.get(f"/games/{game}/options", headers=bearer(tokens[1 - seat]))).json()
+    mine = (await client.get(f"/games/{game}/options/blocks", headers=bearer(tokens[seat]))).json()
+    theirs = (await client.get(f"/games/{game}/options/blocks", headers=bearer(tokens[1 - seat]))).json()
 
     assert mine["options"]["awaited"] and mine["options"]["decision"] == detail["awaiting"]["decision"]
     assert mine["seat"] == seat and mine["version"] == detail["version"]
     assert theirs["options"] == {"awaited": False, "decision": None}
+    assert_problem(await client.get(f"/games/{game}/options/blocks"), 401, "missing_token")
+    choices = (await client.get(f"/games/{game}/options", headers=bearer(tokens[seat]))).json()
+    assert choices["decision"] == detail["awaiting"]["decision"] and choices["choices"]
+    none = (await client.get(f"/games/{game}/options", headers=bearer(tokens[1 - seat]))).json()
+    assert none["decision"] is None and none["choices"] == []
     assert_problem(await client.get(f"/games/{game}/options"), 401, "missing_token")

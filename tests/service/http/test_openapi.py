@@ -30,7 +30,8 @@ def test_every_operation_has_an_explicit_snake_case_id_a_tag_and_problem_respons
     ids = [op["operationId"] for op in operations]
 
     assert sorted(ids) == sorted({
-        "create_game", "list_games", "get_game", "claim_seat", "submit_command", "get_options", "get_view", "get_score",
+        "create_game", "list_games", "get_game", "claim_seat", "submit_command", "get_options", "get_option_blocks",
+            "get_view", "get_score",
         "list_events", "stream_events", "health_live", "health_ready", "metrics",
         "fork_game", "audit_game", "list_rejected", "export_game", "hand_seat_to_ai", "take_seat_back",
         "reissue_seat_token"})
