@@ -14,6 +14,7 @@ from service.write import ServiceError
 from .models import ChoiceOut, Choices
 
 MAX_TOKEN = 2048  # far longer than any decision's path
+TOKEN_PATTERN = r"^[0-9]{1,10}\.[A-Za-z0-9_-]*$"  # "<version>.<base64url of the path>"
 
 
 def next_token(version: int, path: tuple[str, ...]) -> str:

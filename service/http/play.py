@@ -26,7 +26,7 @@ from .auth import (
     provide_service,
     require,
 )
-from .choices import MAX_TOKEN, choices_at
+from .choices import MAX_TOKEN, TOKEN_PATTERN, choices_at
 from .metrics import Metrics
 from .models import (
     MAX_VERSION,
@@ -90,7 +90,7 @@ class PlayController(Controller):
          security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))
     async def get_options(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
-        after: Annotated[str | None, QueryParameter(max_length=MAX_TOKEN, description=(
+        after: Annotated[str | None, QueryParameter(max_length=MAX_TOKEN, pattern=TOKEN_PATTERN, description=(
             "A choice's `next` token: the choices that follow it (409 once the game has moved on)."))] = None,
     ) -> Choices:
         """What the caller's seat may do now, as choices: each either a complete command to send as it

@@ -43,7 +43,8 @@ async def test_a_stale_or_forged_choice_token_is_refused_clearly_and_changes_not
     me = bearer(tokens[seat])
     root = (await client.get(f"/games/{game}/options", headers=me)).json()
     assert root["version"] == version and root["decision"] == detail["awaiting"]["decision"]
-    assert_problem(await client.get(f"/games/{game}/options", params={"after": "not-a-token"}, headers=me),
+    assert (await client.get(f"/games/{game}/options", params={"after": "not-a-token"}, headers=me)).status_code == 400
+    assert_problem(await client.get(f"/games/{game}/options", params={"after": f"{version}.zz"}, headers=me),
                    400, "malformed_choice_token")
     assert_problem(await client.get(f"/games/{game}/options", params={"after": next_token(version, ("nonsense",))},
                                     headers=me), 400, "unknown_choice")
