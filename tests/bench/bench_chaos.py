@@ -27,6 +27,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import signal
 import subprocess
 import sys
@@ -135,7 +136,8 @@ async def human_player(run: Run, client: httpx.AsyncClient, referee: GameService
     rnd = random.Random(number)
     while run.chaos:
         seats = [{"type": "human", "holder": "creator"}] * rnd.choice((2, 3, 4))
-        created = await request(run, client, "POST", "/games", json={"seats": seats})
+        created = await request(run, client, "POST", "/games", json={"seats": seats},
+                                headers={"Idempotency-Key": secrets.token_urlsafe(18)})
         assert created.status_code == 201, created.text
         body = created.json()
         game, tokens = body["game"], {s["seat"]: s["token"] for s in body["seats"]}
@@ -163,7 +165,8 @@ async def ai_games(run: Run, client: httpx.AsyncClient, running: int) -> None:
             while len(live) < running:
                 seats = [{"type": "ai", "level": run.rnd.choice(("random", "random", "greedy"))}
                          for _ in range(run.rnd.choice((2, 3, 4)))]
-                created = await request(run, client, "POST", "/games", json={"seats": seats})
+                created = await request(run, client, "POST", "/games", json={"seats": seats},
+                                        headers={"Idempotency-Key": secrets.token_urlsafe(18)})
                 assert created.status_code == 201, created.text
                 live.append(created.json()["game"])
                 run.ai_games.append(live[-1])
