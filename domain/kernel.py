@@ -77,6 +77,9 @@ class Decider:
     # accepts and every command it accepts is a leaf (up to zero counts); DomainError
     # `unknown_choice` for a path not in the tree (None: no choice trees, clients use legal_options)
     choices: Callable[[Any, int, tuple[str, ...]], Any] | None = None
+    # scores(state, revealed) -> each seat's score now, as a spectator may see it (None where it is
+    # secret), or every one when `revealed` (the game has ended): the audit's story (None: no scores)
+    scores: Callable[[Any, bool], list[int | None]] | None = None
 
 
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:

@@ -1,62 +1,170 @@
-"""Settings from the environment: where Redis is, where embedded data lives, key prefix."""
+"""Settings: ONE table (`SETTINGS`) of every setting the processes read, each with its environment
+variable, default and meaning. The environment is read through it, and the command line makes a
+flag of each (`pantheon <role> --help`); a flag given wins over the environment."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
-def _env_list(name: str) -> tuple[str, ...]:
-    return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
+def _list(text: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def _optional(text: str) -> str | None:
+    return text or None
+
+
+def _replicas(text: str) -> int | None:
+    """`auto` (None: one replica whenever there is one) or a number of replicas."""
+    return None if text.strip() == "auto" else max(0, int(text))
+
+
+def _at_least_one(text: str) -> int:
+    return max(1, int(text))
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: `name` (the Settings attribute and the flag, `--name-with-dashes`), its variable,
+    its default (a string, as it would be written in the environment, or a function that makes
+    one), how to read it, what it means, and the roles that use it."""
+
+    name: str
+    env: str
+    default: str | Callable[[], str]
+    parse: Callable[[str], Any]
+    help: str
+    roles: frozenset[str]
+    flag: bool = True  # False: environment only (a secret would show in the process list)
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def default_text(self) -> str:
+        return self.default() if callable(self.default) else self.default
+
+    def read(self, env: Mapping[str, str] | None = None) -> Any:
+        """The setting's value from the environment (`os.environ` by default), else its default."""
+        raw = (os.environ if env is None else env).get(self.env)
+        return self.parse(raw if raw is not None else self.default_text())
+
+
+SERVER = frozenset({"serve", "api", "projector", "worker", "alive", "rebuild", "export", "import", "audit"})
+HTTP = frozenset({"serve", "api"})
+AI = frozenset({"serve", "api", "worker"})
+
+
+def _setting(name: str, env: str, default: str | Callable[[], str], parse: Callable[[str], Any], help: str,
+             roles: frozenset[str], **more: Any) -> Setting:
+    return Setting(name, env, default, parse, help, roles, **more)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    _setting("redis_url", "REDIS_URL", "", _optional, "the Redis to use, e.g. redis://127.0.0.1:6379/0, or any "
+             "node of a Redis Cluster (found out by itself) (`serve` without it: an embedded Redis)", SERVER),
+    _setting("queue_url", "PANTHEON_QUEUE_URL", "", _optional, "the plain Redis of the AI turns' queue (RQ), "
+             "e.g. redis://127.0.0.1:6380/0; unset: REDIS_URL, unless that is a Redis Cluster (RQ cannot use one: "
+             "then this is required)", frozenset({"serve", "api", "worker", "alive"})),
+    _setting("data_dir", "PANTHEON_DATA_DIR", "data", str, "where the embedded Redis keeps its data", frozenset({"serve"})),
+    _setting("prefix", "PANTHEON_PREFIX", "pantheon", str, "the prefix of every Redis key", SERVER),
+    _setting("partitions", "PANTHEON_FEED_PARTITIONS", "16", int, "the number of feed partitions (the same for every "
+             "process of a deployment)", SERVER),
+    _setting("redis_timeout_s", "PANTHEON_REDIS_TIMEOUT_S", "5", float, "seconds a Redis command (or a wait for a "
+             "pooled connection) may take before the request fails (503)", SERVER),
+    _setting("wait_replicas", "PANTHEON_WAIT_REPLICAS", "auto", _replicas, "replicas that must confirm an "
+             "append before it is acknowledged (Redis WAIT); `auto`: one whenever the master has one", SERVER),
+    _setting("wait_timeout_ms", "PANTHEON_WAIT_TIMEOUT_MS", "1000", int, "milliseconds an append waits for its "
+             "replicas; unconfirmed by then: 503 `outcome_unknown`", SERVER),
+    _setting("redis_pool", "PANTHEON_REDIS_POOL", "64", int, "the most Redis connections an API process's requests "
+             "share", HTTP),
+    _setting("host", "PANTHEON_HOST", "127.0.0.1", str, "the address the API listens on", HTTP),
+    _setting("port", "PANTHEON_PORT", "8000", int, "the port the API listens on", HTTP),
+    _setting("cors_origins", "PANTHEON_CORS_ORIGINS", "", _list, "browser origins allowed to call the API from "
+             "elsewhere, comma-separated (none by default)", HTTP),
+    _setting("idempotency_ttl_s", "PANTHEON_IDEMPOTENCY_TTL_S", "86400", int, "seconds an Idempotency-Key is "
+             "remembered (a retry after that is decided afresh)", HTTP),
+    _setting("secret", "PANTHEON_SECRET", "", _optional, "the HMAC key (at least 32 characters) that derives the "
+             "secrets answered for an Idempotency-Key; unset: one made once and kept in Redis. Environment only: a "
+             "flag would show it in the process list", HTTP, flag=False),
+    _setting("header_timeout_s", "PANTHEON_HEADER_TIMEOUT_S", "10", float, "seconds a request's head (and body) has "
+             "to arrive (else 408)", HTTP),
+    _setting("keep_alive_s", "PANTHEON_KEEP_ALIVE_S", "5", float, "seconds an idle kept-alive connection stays open",
+             HTTP),
+    _setting("max_header_bytes", "PANTHEON_MAX_HEADER_BYTES", "16384", int, "the largest request head (else 431)",
+             HTTP),
+    _setting("max_connections", "PANTHEON_MAX_CONNECTIONS", "1000", int, "open connections beyond which a new one "
+             "is answered 503", HTTP),
+    _setting("limit_create", "PANTHEON_LIMIT_CREATE", "10/minute;100/hour", str, "games created (or forked) per "
+             "client address (rates in the `limits` notation, ';' between)", HTTP),
+    _setting("limit_commands", "PANTHEON_LIMIT_COMMANDS", "30/second;1800/minute", str, "commands per seat", HTTP),
+    _setting("limit_ai_games", "PANTHEON_LIMIT_AI_GAMES", "4", int, "running games with AI seats per client address",
+             HTTP),
+    _setting("limit_streams", "PANTHEON_LIMIT_STREAMS", "20", int, "open event streams per client address", HTTP),
+    _setting("trusted_proxies", "PANTHEON_TRUSTED_PROXIES", "", _list, "proxies whose X-Forwarded-For is believed "
+             "(addresses or networks, comma-separated)", HTTP),
+    _setting("ai_workers", "PANTHEON_AI_WORKERS", lambda: str(min(2, os.cpu_count() or 1)), _at_least_one,
+             "AI worker processes `serve` starts (each plays one AI turn at a time; default: min(2, CPUs))",
+             frozenset({"serve"})),
+    _setting("ai_sweep_s", "PANTHEON_AI_SWEEP_S", "2", float, "how often (seconds) the AI sweeper looks for due AI "
+             "turns that no job waits for or runs", frozenset({"serve", "worker"})),
+    _setting("ai_lease_s", "PANTHEON_AI_LEASE_S", "30", float, "seconds a running AI job holds its turn's lease "
+             "(renewed while it runs); a turn without a live lease is enqueued again", AI),
+)
+BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def value(name: str) -> Any:
+    """A setting's value from the environment now (for the few read once, when their module is imported)."""
+    return BY_NAME[name].read()
+
+
+def _from_env(name: str) -> Any:
+    return field(default_factory=lambda: BY_NAME[name].read())
 
 
 @dataclass(frozen=True)
 class QuotaSettings:
     """Rate limits and quotas of the API (rates in the `limits` library's notation, ";" between)."""
 
-    create: str = "10/minute;100/hour"  # games created (or forked) per client address
-    commands: str = "30/second;1800/minute"  # commands per seat
-    ai_games: int = 4  # running games with AI seats per client address
-    streams: int = 20  # open event streams per client address
+    create: str = BY_NAME["limit_create"].default_text()  # games created (or forked) per client address
+    commands: str = BY_NAME["limit_commands"].default_text()  # commands per seat
+    ai_games: int = int(BY_NAME["limit_ai_games"].default_text())  # running games with AI seats per client address
+    streams: int = int(BY_NAME["limit_streams"].default_text())  # open event streams per client address
     trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed (addresses or networks)
 
     @classmethod
     def from_env(cls) -> QuotaSettings:
-        env = os.environ.get
-        return cls(create=env("PANTHEON_LIMIT_CREATE", cls.create), commands=env("PANTHEON_LIMIT_COMMANDS", cls.commands),
-                   ai_games=int(env("PANTHEON_LIMIT_AI_GAMES", cls.ai_games)),
-                   streams=int(env("PANTHEON_LIMIT_STREAMS", cls.streams)),
-                   trusted_proxies=_env_list("PANTHEON_TRUSTED_PROXIES"))
+        return cls(create=value("limit_create"), commands=value("limit_commands"), ai_games=value("limit_ai_games"),
+                   streams=value("limit_streams"), trusted_proxies=value("trusted_proxies"))
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What the processes need to know; all from environment variables with sane defaults."""
+    """What the processes need to know: each field from its environment variable (see SETTINGS)."""
 
-    redis_url: str | None = field(default_factory=lambda: os.environ.get("REDIS_URL") or None)
-    data_dir: str = field(default_factory=lambda: os.environ.get("PANTHEON_DATA_DIR", "data"))
-    prefix: str = field(default_factory=lambda: os.environ.get("PANTHEON_PREFIX", "pantheon"))
-    partitions: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_FEED_PARTITIONS", "16")))
-    host: str = field(default_factory=lambda: os.environ.get("PANTHEON_HOST", "127.0.0.1"))
-    port: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_PORT", "8000")))
-    # AI worker processes `pantheon serve` starts: each plays one AI turn at a time
-    ai_workers: int = field(default_factory=lambda: max(1, int(os.environ.get(
-        "PANTHEON_AI_WORKERS", min(2, os.cpu_count() or 1)))))
-    # how often the AI sweeper looks for due AI turns that no job waits for or runs (seconds)
-    ai_sweep_s: float = field(default_factory=lambda: float(os.environ.get("PANTHEON_AI_SWEEP_S", "2")))
+    redis_url: str | None = _from_env("redis_url")
+    queue_url: str | None = _from_env("queue_url")
+    data_dir: str = _from_env("data_dir")
+    prefix: str = _from_env("prefix")
+    partitions: int = _from_env("partitions")
+    host: str = _from_env("host")
+    port: int = _from_env("port")
+    ai_workers: int = _from_env("ai_workers")
+    ai_sweep_s: float = _from_env("ai_sweep_s")
     max_body_bytes: int = 64 * 1024
-    # how long an accepted command's Idempotency-Key is remembered (a retry after that is decided afresh)
-    # browser origins allowed to call the API from elsewhere, comma-separated (none by default)
-    cors_origins: tuple[str, ...] = field(default_factory=lambda: _env_list("PANTHEON_CORS_ORIGINS"))
+    cors_origins: tuple[str, ...] = _from_env("cors_origins")
     quotas: QuotaSettings = field(default_factory=QuotaSettings.from_env)
-    idempotency_ttl_s: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_IDEMPOTENCY_TTL_S", "86400")))
-    # the HMAC key that derives a game's or seat's secrets from a client's Idempotency-Key (at least
-    # 32 characters); unset: one is made once and kept in Redis (service/store/secret.py)
-    secret: str | None = field(default_factory=lambda: os.environ.get("PANTHEON_SECRET") or None, repr=False)
-    # slow and idle clients (service/http/server.py): a request's head must be complete within
-    # header_timeout_s and at most max_header_bytes long; an idle kept-alive connection is closed
-    # after keep_alive_s; beyond max_connections open connections a new one is answered 503
-    header_timeout_s: float = field(default_factory=lambda: float(os.environ.get("PANTHEON_HEADER_TIMEOUT_S", "10")))
-    keep_alive_s: float = field(default_factory=lambda: float(os.environ.get("PANTHEON_KEEP_ALIVE_S", "5")))
-    max_header_bytes: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_MAX_HEADER_BYTES", "16384")))
-    max_connections: int = field(default_factory=lambda: int(os.environ.get("PANTHEON_MAX_CONNECTIONS", "1000")))
+    idempotency_ttl_s: int = _from_env("idempotency_ttl_s")
+    secret: str | None = field(default_factory=lambda: value("secret"), repr=False)
+    # slow and idle clients (service/http/server.py)
+    header_timeout_s: float = _from_env("header_timeout_s")
+    keep_alive_s: float = _from_env("keep_alive_s")
+    max_header_bytes: int = _from_env("max_header_bytes")
+    max_connections: int = _from_env("max_connections")
+    redis_timeout_s: float = _from_env("redis_timeout_s")
+    redis_pool: int = _from_env("redis_pool")

@@ -25,15 +25,17 @@ def redis_url(tmp_path_factory):
 @pytest.fixture
 def prefix(redis_url):
     """A key prefix of this test's own; every key under it is deleted when the test ends."""
-    import redis
+    from service.store.connection import connect_sync
 
     name = f"test-{uuid.uuid4().hex[:10]}"
     yield name
-    client = redis.Redis.from_url(redis_url)
-    keys = list(client.scan_iter(match=f"*{name}*", count=1000))
-    if keys:
-        client.delete(*keys)
-    for queue in client.smembers("rq:queues"):  # RQ lists every queue it has seen in one global set
-        if name.encode() in queue:
-            client.srem("rq:queues", queue)
-    client.close()
+    # the store's Redis, and the queue's when it is another (PANTHEON_QUEUE_URL: the cluster pass)
+    for url in dict.fromkeys([redis_url, os.environ.get("PANTHEON_QUEUE_URL") or redis_url]):
+        client = connect_sync(url)
+        keys = list(client.scan_iter(match=f"*{name}*", count=1000))
+        if keys:
+            client.delete(*keys)
+        for queue in client.smembers("rq:queues"):  # RQ lists every queue it has seen in one global set
+            if name.encode() in queue:
+                client.srem("rq:queues", queue)
+        client.close()

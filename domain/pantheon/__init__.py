@@ -44,6 +44,7 @@ PANTHEON = Decider(
     legal_options=legal_options, public_view=public_view, seat_view=seat_view, redact=redact,
     is_terminal=is_terminal, outcome=outcome, command_type=AnyCommand, event_type=AnyEvent,
     apply=apply, evolve_all=evolve_all, bots=PANTHEON_BOTS, fork_command=redeal_command, choices=choices,
+    scores=lambda state, revealed: [seat.score for seat in state.seats],  # scores are public
 )
 
 __all__ = ["PANTHEON", "Command", "Event", "Options", "State"]

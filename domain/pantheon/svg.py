@@ -60,8 +60,9 @@ def _hex_cell(h: Hex) -> str:
     if nation is not None:
         fill, opacity = NATION_COLORS[nation], (1.0 if h.start else 0.55)
         out.append(f'<polygon points="{_corners(x, y)}" fill="{WATER if h.water else LAND}"/>')
-    out.append(f'<polygon class="hex" data-index="{h.index}" points="{_corners(x, y)}" fill="{fill}" '
-               f'fill-opacity="{opacity}" stroke="{EDGE}" stroke-width="0.8"/>')
+    # data-q/data-r: the coordinates views and choices name a hex by, so a client finds it
+    out.append(f'<polygon class="hex" data-index="{h.index}" data-q="{h.q}" data-r="{h.r}" '
+               f'points="{_corners(x, y)}" fill="{fill}" fill-opacity="{opacity}" stroke="{EDGE}" stroke-width="0.8"/>')
     if h.start is not None:
         out.append(_text(x, y + 6, h.start.capitalize(), 10, "start-label", "#fff"))
     elif h.mark is not None:

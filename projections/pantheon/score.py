@@ -116,3 +116,46 @@ class ScoreProjection:
         return {"version": model.version, "epoch": model.epoch, "finished": model.finished,
                 "winners": list(model.winners), "seats": [_seat_view(i, s) for i, s in enumerate(model.seats)],
                 "timeline": timeline}
+
+
+# The score view's shape on the wire (a test converts real views into it strictly).
+class PantheonScoring(msgspec.Struct, frozen=True, kw_only=True):
+    epoch: int
+    half_gods: int
+    columns: int
+    pietalte: int
+    total: int
+
+
+class PantheonSeatScore(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's total and where it came from."""
+
+    seat: int
+    total: int
+    gods: int
+    gods_by_epoch: list[int]
+    gods_by_source: dict[str, int]
+    phase_end: int
+    half_gods: int
+    columns: int
+    pietalte: int
+    scorings: list[PantheonScoring]
+    carried_over: int
+
+
+class PantheonScoreTime(msgspec.Struct, frozen=True, kw_only=True):
+    """Every seat's score from `version` on."""
+
+    version: int
+    scores: list[int]
+
+
+class PantheonScore(msgspec.Struct, frozen=True, kw_only=True):
+    """Totals, breakdowns and the timeline of the scores."""
+
+    version: int
+    epoch: int
+    finished: bool
+    winners: list[int]
+    seats: list[PantheonSeatScore]
+    timeline: list[PantheonScoreTime]

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from dataclasses import dataclass
 
 import msgspec
-import redis
 from redis.asyncio import Redis as AsyncRedis
 from rq import Queue
 
-from service.store.connection import TIMEOUT_S
+from service.config import value
+from service.store.connection import connect_sync, queue_url
 from service.store.streams import EventStore
 
 log = logging.getLogger(__name__)
@@ -33,7 +32,7 @@ FAILURE_TTL_S = 7 * 24 * 3600  # failed AI jobs stay in RQ's failed registry a w
 # A running AI job holds a lease this long (renewed while it runs); a turn whose job neither waits
 # in the queue nor runs under a live lease is enqueued again by the sweeper (a duplicate would be
 # harmless: the same idempotency key).
-LEASE_S = float(os.environ.get("PANTHEON_AI_LEASE_S", "30"))
+LEASE_S: float = value("ai_lease_s")  # PANTHEON_AI_LEASE_S, read once at import
 
 
 def turn_key(game: str, version: int, seat: int) -> str:
@@ -80,13 +79,17 @@ class Turn:
 
 
 class Scheduler:
-    """Enqueues AI turns on RQ (sync Redis, as RQ needs), bounded in time like every other client."""
+    """Enqueues AI turns on RQ (sync Redis, as RQ needs), bounded in time like every other client.
+    The queue lives on `queue` (PANTHEON_QUEUE_URL; None: the setting, else REDIS_URL unless that
+    is a Redis Cluster, which RQ cannot use); the turns, leases and sweeper state on the store."""
 
-    def __init__(self, redis_url: str, prefix: str, partitions: int, *, lease_s: float = LEASE_S) -> None:
+    def __init__(self, redis_url: str, prefix: str, partitions: int, *, lease_s: float = LEASE_S,
+                 queue: str | None = None) -> None:
         self.redis_url, self.prefix, self.partitions, self.lease_s = redis_url, prefix, partitions, lease_s
-        self.redis = redis.Redis.from_url(redis_url, socket_timeout=TIMEOUT_S,
-                                          socket_connect_timeout=min(TIMEOUT_S, 2.0))
-        self.queue = Queue(queue_name(prefix), connection=self.redis)
+        self.queue_url = queue_url(redis_url, queue or value("queue_url"))
+        self.redis = connect_sync(redis_url)
+        self.queue_redis = self.redis if self.queue_url == redis_url else connect_sync(self.queue_url)
+        self.queue = Queue(queue_name(prefix), connection=self.queue_redis)
         self.store = EventStore(self.redis, prefix, partitions)  # only for its key layout
 
     @property
@@ -114,6 +117,7 @@ class Scheduler:
         # No RQ retry: a failed job's retry would wait in RQ's scheduled registry, which only an RQ
         # scheduler serves; the sweeper enqueues a failed turn again instead.
         self.queue.enqueue(TURN_JOB, self.redis_url, self.prefix, self.partitions, game, version, seat,
+                           **({} if self.queue_url == self.redis_url else {"queue_url": self.queue_url}),
                            job_id=job_id, job_timeout=JOB_TIMEOUT_S, failure_ttl=FAILURE_TTL_S)
         return job_id
 
@@ -124,6 +128,8 @@ class Scheduler:
 
     def close(self) -> None:
         self.redis.close()
+        if self.queue_redis is not self.redis:
+            self.queue_redis.close()
 
 
 class TurnNotifier:

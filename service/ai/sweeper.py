@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
+from service.store.streams import REV_FIELD
+
 from .scheduler import Scheduler, Turn, ai_level, lease_key
 
 log = logging.getLogger(__name__)
@@ -112,7 +114,10 @@ class Sweeper:
         return due
 
     def _hand_over(self, turn: _Due, idle: float) -> None:
-        self.redis.hset(self.scheduler.meta_key(turn.game), f"ai:{turn.seat}", IDLE_LEVEL)
+        with self.redis.pipeline(transaction=True) as pipe:  # a metadata revision (service.store.streams.REV_FIELD)
+            pipe.hset(self.scheduler.meta_key(turn.game), f"ai:{turn.seat}", IDLE_LEVEL)
+            pipe.hincrby(self.scheduler.meta_key(turn.game), REV_FIELD, 1)
+            pipe.execute()
         log.warning("seat %d of game %s idle for over %.0f s: handed to the %s AI", turn.seat, turn.game, idle,
                     IDLE_LEVEL)
 
@@ -136,16 +141,14 @@ class Sweeper:
 
     def _alive(self, job_id: str) -> bool:
         """Waiting in the queue, or running under a live lease."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.exists(lease_key(self.prefix, job_id))
-        pipe.lpos(self.scheduler.queue.key, job_id)
-        running, position = pipe.execute()
-        return bool(running) or position is not None
+        if self.redis.exists(lease_key(self.prefix, job_id)):  # the store's
+            return True
+        return self.scheduler.queue_redis.lpos(self.scheduler.queue.key, job_id) is not None  # the queue's
 
     def _why_lost(self, job_id: str) -> str:
         """In words, for the log and the metric: what became of the turn's last job."""
         try:
-            status = Job.fetch(job_id, connection=self.redis).get_status(refresh=True)
+            status = Job.fetch(job_id, connection=self.scheduler.queue_redis).get_status(refresh=True)
         except NoSuchJobError:
             return "job_gone"
         reasons = {"failed": "job_failed", "started": "worker_died", "queued": "job_stuck_off_queue",

@@ -29,10 +29,10 @@ class _Runtime:
     Redis client and a GameService whose cached folds are caught up with the stream on each turn
     instead of being rebuilt from the first event."""
 
-    def __init__(self, redis_url: str, prefix: str, partitions: int) -> None:
+    def __init__(self, redis_url: str, prefix: str, partitions: int, queue_url: str | None = None) -> None:
         self.loop = asyncio.new_event_loop()
         self.client = connect(redis_url)
-        self.scheduler = Scheduler(redis_url, prefix, partitions)
+        self.scheduler = Scheduler(redis_url, prefix, partitions, queue=queue_url)
         self.service = GameService(EventStore(self.client, prefix=prefix, partitions=partitions),
                                    on_awaiting=TurnNotifier(self.scheduler, self.client))
         self.prefix = prefix
@@ -48,14 +48,15 @@ class _Runtime:
 _RUNTIMES: dict[tuple[str, str, int], _Runtime] = {}
 
 
-def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int) -> dict:
+def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int,
+                 queue_url: str | None = None) -> dict:
     """The RQ job: play the AI seat's turn if the game still awaits it at `version`. Its result says
     what happened ("played", "duplicate", "stale" or "not_ai"), how long the bot thought and when the events
     were stored (for the overhead benchmark)."""
     key = (redis_url, prefix, partitions)
     runtime = _RUNTIMES.get(key)
     if runtime is None:
-        runtime = _RUNTIMES[key] = _Runtime(redis_url, prefix, partitions)
+        runtime = _RUNTIMES[key] = _Runtime(redis_url, prefix, partitions, queue_url)
     try:
         with _lease(runtime):
             return runtime.loop.run_until_complete(play_turn(runtime.service, game, version, seat))

@@ -6,7 +6,7 @@ import asyncio
 import sys
 
 import msgspec
-from redis.asyncio import Redis
+from service.store.connection import connect
 
 from service.config import Settings
 from service.store.codec import Envelope
@@ -18,7 +18,7 @@ from .export import Header
 def _store(settings: Settings) -> EventStore:
     if not settings.redis_url:
         sys.exit("Set REDIS_URL to the server's Redis (`pantheon serve` prints it).")
-    return EventStore(Redis.from_url(settings.redis_url), prefix=settings.prefix, partitions=settings.partitions)
+    return EventStore(connect(settings.redis_url), prefix=settings.prefix, partitions=settings.partitions)
 
 
 async def load_export(store: EventStore, game: str) -> tuple[Header, list[Envelope]]:

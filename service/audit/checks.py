@@ -131,7 +131,8 @@ def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Dec
                 report.checks.append(Check("replay", False, f"event {e.version} cannot be applied", e.version))
                 return
             shown = event if header.seed else decider.redact(event, None)  # secrets only once revealed
-            report.story.append(_line(e, shown, command if e is batch[0] else None, state))
+            scores = decider.scores(state, bool(header.seed)) if decider.scores and state is not None else []
+            report.story.append(_line(e, shown, command if e is batch[0] else None, scores))
     report.checks.append(Check("replay", True, f"{len(envelopes)} events replay"))
     _add_redecide_check(report, seed, redecided, redecide_failure, prefix)
     report.checks.extend(ai.results())
@@ -245,9 +246,8 @@ def _check_scores(decider: Decider, state, last_events: list, report: Report) ->
         report.checks.append(Check("final_scores", True, f"scores {outcome['scores']}, winners {outcome['winners']}"))
 
 
-def _line(e: Envelope, event, command, state) -> str:
+def _line(e: Envelope, event, command, scores: list) -> str:
     who = f"seat {e.seat}" if e.seat is not None else "the game"
     did = f"{who} {e.command}: " if command is not None else "  "
     fields = {k: v for k, v in msgspec.structs.asdict(event).items() if v not in ([], {}, None, "")}
-    scores = [seat.score for seat in state.seats] if state is not None and hasattr(state, "seats") else []
     return f"v{e.version:<5} {did}{e.type} {fields}  scores {scores}"

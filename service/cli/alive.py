@@ -8,6 +8,7 @@ import socket
 import redis
 
 from service.config import Settings
+from service.store.connection import ClusterWithoutQueue, connect_sync, queue_url
 
 
 def alive(settings: Settings, role: str) -> bool:
@@ -16,7 +17,13 @@ def alive(settings: Settings, role: str) -> bool:
     within its `--dead-after-ms`."""
     if not settings.redis_url:
         raise SystemExit("Set REDIS_URL to the Redis the role uses.")
-    client = redis.Redis.from_url(settings.redis_url, socket_timeout=3, socket_connect_timeout=2)
+    try:
+        if role == "worker":
+            client = connect_sync(queue_url(settings.redis_url, settings.queue_url), timeout_s=3)
+        else:
+            client = connect_sync(settings.redis_url, timeout_s=3)
+    except ClusterWithoutQueue as error:
+        raise SystemExit(str(error)) from None
     try:
         host = socket.gethostname()
         if role == "worker":

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import textwrap
+from collections.abc import MutableMapping
 
 from domain import games
+from service.config import SETTINGS, Setting
 
 
 def _board(args: argparse.Namespace) -> int:
@@ -151,8 +155,56 @@ def _game_option(p: argparse.ArgumentParser) -> None:
                    help=f"the game (default: {games.DEFAULT_KIND})")
 
 
+FLAG_PREFIX = "setting_"
+
+
+def _settings_table() -> str:
+    """Every setting, for `pantheon --help`: flag, environment variable, default, meaning."""
+    lines = ["settings (each an environment variable and, for the roles that use it, a flag; a flag wins):"]
+    for s in SETTINGS:
+        flag = s.option if s.flag else "(no flag)"
+        lines.append(f"  {flag} / {s.env}  [default: {s.default_text() or 'unset'}; {', '.join(sorted(s.roles))}]")
+        lines += textwrap.wrap(s.help, 96, initial_indent="      ", subsequent_indent="      ")
+    return "\n".join(lines)
+
+
+def _checked(setting: Setting):
+    """An argparse type: the flag's text as the environment would hold it, once it reads as a value."""
+    def check(text: str) -> str:
+        try:
+            setting.parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a valid {setting.option}: {text!r}") from None
+        return text
+    return check
+
+
+def _settings_flags(p: argparse.ArgumentParser, role: str) -> argparse.ArgumentParser:
+    """The flags of the settings that `role` uses (from the one table, service.config.SETTINGS)."""
+    group = p.add_argument_group("settings", "each also an environment variable; a flag given wins over it")
+    for s in SETTINGS:
+        if role not in s.roles:
+            continue
+        default = s.default_text() or "unset"
+        if s.flag:
+            group.add_argument(s.option, dest=FLAG_PREFIX + s.name, type=_checked(s), metavar="VALUE",
+                               help=f"{s.help} (env {s.env}; default: {default})".replace("%", "%%"))
+        else:
+            group.description += f"; {s.env} (environment only): {s.help}".replace("%", "%%")
+    return p
+
+
+def apply_flags(args: argparse.Namespace, environ: MutableMapping[str, str] = os.environ) -> None:
+    """The settings given as flags go into the environment, where every module reads them (before
+    the role's modules are imported) and which `serve` hands to the processes it starts."""
+    for name, raw in vars(args).items():
+        if name.startswith(FLAG_PREFIX) and raw is not None:
+            environ[next(s.env for s in SETTINGS if s.name == name[len(FLAG_PREFIX):])] = raw
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server")
+    p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server", epilog=_settings_table(),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
     m = sub.add_parser("board", aliases=["map"], help="render a game's board (Pantheon: the map)")
     _game_option(m)
@@ -175,12 +227,14 @@ def parser() -> argparse.ArgumentParser:
     ld.add_argument("--seed", default="0")
     ld.add_argument("--jobs", type=int, default=1, help="games played in this many processes at once (same results)")
     ld.set_defaults(func=_ladder)
-    sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)").set_defaults(func=_serve)
-    sub.add_parser("api", help="run the HTTP API against REDIS_URL").set_defaults(func=_api)
-    w = sub.add_parser("worker", help="run an RQ worker for AI turns against REDIS_URL")
+    _settings_flags(sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)"),
+                    "serve").set_defaults(func=_serve)
+    _settings_flags(sub.add_parser("api", help="run the HTTP API against REDIS_URL"), "api").set_defaults(func=_api)
+    w = _settings_flags(sub.add_parser("worker", help="run an RQ worker for AI turns against REDIS_URL"), "worker")
     w.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     w.set_defaults(func=_worker)
-    pr = sub.add_parser("projector", help="keep the read models up to date from the feed (REDIS_URL)")
+    pr = _settings_flags(sub.add_parser("projector", help="keep the read models up to date from the feed (REDIS_URL)"),
+                         "projector")
     pr.add_argument("--consumer", help="consumer name in the group (default: host-pid-random)")
     pr.add_argument("--batch", type=int, default=64, help="feed entries per read (default: %(default)s)")
     pr.add_argument("--block-ms", type=int, default=1000,
@@ -191,25 +245,30 @@ def parser() -> argparse.ArgumentParser:
     pr.add_argument("--dead-after-ms", type=int, default=30_000,
                     help="remove from the group consumers silent this long that hold no entries (default: %(default)s)")
     pr.set_defaults(func=_projector)
-    al = sub.add_parser("alive", help="health check: exit 0 if this host runs a live projector or AI worker (REDIS_URL)")
+    al = _settings_flags(sub.add_parser(
+        "alive", help="health check: exit 0 if this host runs a live projector or AI worker (REDIS_URL)"), "alive")
     al.add_argument("role", choices=("projector", "worker"))
     al.set_defaults(func=_alive)
     pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
-    rb = pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)")
+    rb = _settings_flags(pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)"),
+                         "rebuild")
     rb.add_argument("--concurrency", type=int, default=16, help="games folded at once")
     rb.add_argument("--only", action="append", metavar="NAME", help="rebuild only this projection (repeatable)")
     rb.set_defaults(func=_rebuild)
-    a = sub.add_parser("audit", help="check a game: seed, hash chain, every command decided again, AI views, scores")
+    a = _settings_flags(sub.add_parser(
+        "audit", help="check a game: seed, hash chain, every command decided again, AI views, scores"), "audit")
     a.add_argument("file", nargs="?", help="an exported game (JSON Lines); no server needed")
     a.add_argument("--game", help="a game id on the server at REDIS_URL")
     a.add_argument("--quiet", action="store_true", help="print only the checks, not the story")
     a.add_argument("--bots", action="store_true",
                    help="also run every AI command's recorded bot again on its view: it must choose the same command")
     a.set_defaults(func=_audit)
-    e = sub.add_parser("export", help="write a game (REDIS_URL) as JSON Lines to standard output")
+    e = _settings_flags(sub.add_parser("export", help="write a game (REDIS_URL) as JSON Lines to standard output"),
+                        "export")
     e.add_argument("game")
     e.set_defaults(func=_export)
-    i = sub.add_parser("import", help="verify an exported game and recreate it (read-only) at REDIS_URL")
+    i = _settings_flags(sub.add_parser("import", help="verify an exported game and recreate it (read-only) at REDIS_URL"),
+                        "import")
     i.add_argument("file")
     i.set_defaults(func=_import)
     return p
@@ -217,6 +276,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    apply_flags(args)
     return args.func(args)
 
 

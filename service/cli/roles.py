@@ -27,14 +27,27 @@ def _require_redis(settings: Settings) -> str:
     return settings.redis_url
 
 
+def _require_queue(settings: Settings, redis_url: str) -> str:
+    """The queue's Redis (PANTHEON_QUEUE_URL, else REDIS_URL); on a Redis Cluster without one, the
+    process stops here with a sentence that says what to set."""
+    from service.store.connection import ClusterWithoutQueue, queue_url
+
+    try:
+        return queue_url(redis_url, settings.queue_url)
+    except ClusterWithoutQueue as error:
+        sys.exit(str(error))
+
+
 def run_api(settings: Settings, redis_url: str | None = None) -> None:
     """Serve the HTTP API with uvicorn (bounded against slow and idle clients) until interrupted."""
     from service.http.app import create_app
     from service.http.server import run_server
 
-    app = create_app(redis_url or _require_redis(settings), prefix=settings.prefix, partitions=settings.partitions,
+    url = redis_url or _require_redis(settings)
+    app = create_app(url, prefix=settings.prefix, partitions=settings.partitions,
                      idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins,
-                     quotas=settings.quotas, secret=settings.secret)
+                     quotas=settings.quotas, secret=settings.secret, redis_timeout_s=settings.redis_timeout_s,
+                     redis_pool=settings.redis_pool, queue_url=_require_queue(settings, url))
     run_server(app, settings)
 
 
@@ -52,7 +65,8 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     url = redis_url or _require_redis(settings)
-    sweeper = Sweeper(Scheduler(url, settings.prefix, settings.partitions),
+    queue = _require_queue(settings, url)
+    sweeper = Sweeper(Scheduler(url, settings.prefix, settings.partitions, queue=queue),
                       every_s=sweep_every_s if sweep_every_s is not None else settings.ai_sweep_s)
     stop = threading.Event()
     threading.Thread(target=_sweep_until, args=(sweeper, stop), daemon=True, name="ai-sweeper").start()
@@ -72,7 +86,7 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
             # SimpleWorker runs each job in this process (no fork per job): an AI turn is short, and a
             # worker that dies mid-job is covered by the sweeper and the idempotency key. RQ blocks on
             # the queue for up to its TTL less 15 s: a longer silence is a dead connection.
-            connection = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=WORKER_TTL_S + 15)
+            connection = Redis.from_url(queue, socket_connect_timeout=2, socket_timeout=WORKER_TTL_S + 15)
             started = time.monotonic()
             try:
                 Worker([Queue(queue_name(settings.prefix), connection=connection)], connection=connection,
@@ -124,12 +138,14 @@ def serve(settings: Settings) -> None:
 
         embedded = EmbeddedRedis(settings.data_dir)
         url = embedded.url
+    _require_queue(settings, url)
     env = dict(os.environ, REDIS_URL=url)
     helpers = Supervisor(["projector"] + ["worker"] * settings.ai_workers, env)
     helpers.start()
     base = f"http://{settings.host}:{settings.port}"
     where = f"embedded Redis, data in {os.path.abspath(settings.data_dir)}" if embedded else url
-    print(f"Pantheon server on {base}  ({where})\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json"
+    print(f"Pantheon server on {base}  ({where})\n  Play in your browser: {base}/"
+          f"\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json"
           f"\n  For other pantheon commands (export, audit --game): REDIS_URL={url}", flush=True)
     # uvicorn shuts down gracefully on SIGTERM and then raises the signal again; make that an
     # exit that runs the clean-up below instead of killing the process outright.

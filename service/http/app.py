@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from litestar import Controller, Litestar, get
+from litestar.config.compression import CompressionConfig
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
@@ -14,11 +15,12 @@ from redis.exceptions import RedisError
 
 from service.ai.scheduler import Scheduler, TurnNotifier
 from service.ai.sweeper import ai_status
-from service.config import QuotaSettings
+from service.config import QuotaSettings, value
 from service.read.lag import projection_lag
 from service.store.connection import POOL_SIZE as REDIS_POOL_SIZE
 from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
 from service.store.connection import connect, connect_one
+from service.store.connection import queue_url as plain_url
 from service.store.fanout import Fanout
 from service.store.secret import ServerSecret, check_configured
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
@@ -26,17 +28,37 @@ from service.write import GameService, ServiceError
 
 from .audit import AuditController
 from .auth import provide_fanout, provide_metrics, provide_service
+from .caching import document as document_caching
+from .caching import finish as cache_headers
+from .caching import tag_coding, then_conditional
+from .created import document
+from .docs import swagger_assets
 from .games import GamesController
 from .metrics import Metrics
 from .models import Health
-from .openapi import StrictStructSchemaPlugin, finish, openapi_config
+from .openapi import (
+    ByKindSchemaPlugin,
+    StrictStructSchemaPlugin,
+    finish,
+    openapi_config,
+)
 from .play import PlayController
 from .problems import EXCEPTION_HANDLERS, problems
 from .quotas import Quotas
+from .requestid import stamp
 from .sse import Frames
 from .strict import HeadAsGet, StrictRequests
+from .web import web_routes
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
+COMPRESS_FROM_BYTES = 1024  # smaller answers go as they are: compressing them saves next to nothing
+
+
+def _compression() -> CompressionConfig:
+    """brotli for clients that accept it, else gzip, for answers of at least COMPRESS_FROM_BYTES; never
+    the event stream, whose events must leave one by one as they happen."""
+    return CompressionConfig(backend="brotli", brotli_gzip_fallback=True, gzip_compress_level=6,
+                             minimum_size=COMPRESS_FROM_BYTES, exclude=[r"/stream$"])
 
 
 class OperationsController(Controller):
@@ -102,25 +124,28 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
                cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings(),
                redis_timeout_s: float = REDIS_TIMEOUT_S, redis_pool: int = REDIS_POOL_SIZE,
-               secret: str | None = None) -> Litestar:
+               secret: str | None = None, queue_url: str | None = None) -> Litestar:
     """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
     the browser origins allowed to call it from another origin (none by default); `quotas`: its
     rate limits and quotas; `redis_pool`: the most connections its requests share; `secret`: the
-    server secret (PANTHEON_SECRET; None: the one in Redis)."""
+    server secret (PANTHEON_SECRET; None: the one in Redis); `queue_url`: the plain Redis of the AI
+    turns' queue and of the rate limits' counters (None: PANTHEON_QUEUE_URL, else `redis_url`
+    unless it is a Redis Cluster)."""
     check_configured(secret)  # a weak secret stops the process before it serves anything
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         client = connect(redis_url, timeout_s=redis_timeout_s, pool_size=redis_pool)
         store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
-        notifier = TurnNotifier(Scheduler(redis_url, prefix, partitions), client)
+        queue = plain_url(redis_url, queue_url or value("queue_url"))  # RQ's and the rate limits' Redis
+        notifier = TurnNotifier(Scheduler(redis_url, prefix, partitions, queue=queue), client)
         server_secret = ServerSecret(client, prefix, secret)
         app.state.service = GameService(store, on_awaiting=notifier, secret=server_secret)
         try:  # read (or made) now, so that every process agrees from the start
             await server_secret.value()
         except (RedisError, OSError):  # Redis is away: read on first use (the process starts not ready)
             pass
-        app.state.quotas = Quotas(redis_url, prefix, quotas, timeout_s=redis_timeout_s)
+        app.state.quotas = Quotas(queue, prefix, quotas, timeout_s=redis_timeout_s)
         app.state.fanout = Fanout(store, connect_one(redis_url, timeout_s=redis_timeout_s))
         await app.state.fanout.start()
         try:
@@ -133,18 +158,21 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
 
     metrics, strict = Metrics(), StrictRequests()
     app = HeadAsGet(
-        route_handlers=[GamesController, PlayController, AuditController, OperationsController],
+        route_handlers=[GamesController, PlayController, AuditController, OperationsController, swagger_assets(),
+                        *web_routes()],
         lifespan=[redis_client],
         state=State({"metrics": metrics, "frames": Frames()}),
         exception_handlers=EXCEPTION_HANDLERS,
-        before_request=strict,
-        before_send=[metrics.before_send],
+        before_request=then_conditional(strict),
+        after_request=cache_headers,
+        before_send=[stamp, tag_coding, metrics.before_send],
+        compression_config=_compression(),
         request_max_body_size=max_body_bytes,
         openapi_config=openapi_config(),
-        plugins=[StrictStructSchemaPlugin()],
+        plugins=[ByKindSchemaPlugin(), StrictStructSchemaPlugin()],
         cors_config=_cors(cors_origins),
     )
     app.before_send.append(_allow_header_fix(app))
-    finish(app.openapi_schema)
+    document_caching(document(finish(app.openapi_schema)))
     strict.learn(app)
     return app

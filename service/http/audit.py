@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody
 from litestar.response import Response
 
@@ -22,6 +23,7 @@ from .auth import (
     provide_service,
     require,
 )
+from .created import created
 from .games import Admission, SecretIdempotencyKey, _seat_spec, seat_choices
 from .models import (
     AuditCheck,
@@ -47,7 +49,7 @@ class AuditController(Controller):
           security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404, 413, 415, 422, 429))
     async def fork_game(self, game_id: GameIdParam, data: JSONBody[ForkRequest], request: Request,
                         service: NamedDependency[GameService], quotas: NamedDependency[Quotas],
-                        idempotency_key: SecretIdempotencyKey = None) -> GameCreatedResponse:
+                        idempotency_key: SecretIdempotencyKey = None) -> Response[GameCreatedResponse]:
         """A new game from this game at version `at`, with a new secret seed and its own seats. An
         ended game is copied exactly, for anyone. A running game may be forked only with one of its
         seat tokens or its admin token: the fork is dealt afresh from what that caller has seen (their
@@ -58,20 +60,20 @@ class AuditController(Controller):
         seat = await service.seat_of(game_id, token) if token else None
         admin = token is not None and await service.is_admin(game_id, token)
         admission, (claim, invite) = Admission(service, quotas, request, data.seats), seat_choices(data.seats)
-        created = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats], seat=seat, admin=admin,
-                             claim=claim, invite=invite, idempotency_key=idempotency_key, admit=admission)
-        await admission.made(created.game)
-        return GameCreatedResponse.of(created)
+        made = await fork(service, game_id, data.at, [_seat_spec(s) for s in data.seats], seat=seat, admin=admin,
+                          claim=claim, invite=invite, idempotency_key=idempotency_key, admit=admission)
+        await admission.made(made.game)
+        return created(GameCreatedResponse.of(made, await service.kind(made.game)), f"/games/{made.game}")
 
     @get("/audit", operation_id="audit_game", status_code=200, summary="Audit a game",
          responses=problems(400, 401, 403, 404))
     async def audit_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> AuditReport:
         """Seed against commitment (once revealed), hash chain, every command decided again, every AI
         command's view hash against its seat's knowledge, final scores."""
-        await service.kind(game_id)
+        kind = await service.kind(game_id)
         header, envelopes = await load_export(service.store, game_id)
         report = audit(header, envelopes, decider_for(header.kind))
-        return AuditReport(game=game_id, ok=report.ok, events=report.events, first_failure=report.first_failure,
+        return AuditReport(game=game_id, kind=kind, ok=report.ok, events=report.events, first_failure=report.first_failure,
                            checks=[msgspec.convert(c.__dict__, AuditCheck) for c in report.checks], story=report.story)
 
     @get("/rejected", operation_id="list_rejected", status_code=200, summary="Refused commands",
@@ -88,7 +90,9 @@ class AuditController(Controller):
                 for entry in await service.rejected(game_id)]
 
     @get("/export", operation_id="export_game", status_code=200, summary="Export a finished game",
-         media_type="application/x-ndjson", responses=problems(400, 401, 403, 404, 409))
+         media_type="application/octet-stream", responses={**problems(400, 401, 403, 404, 409), 200: ResponseSpec(
+             data_container=bytes, media_type="application/octet-stream", generate_examples=False,
+             description="A download (`Content-Disposition: attachment`): JSON Lines, one JSON document a line.")})
     async def export_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> Response[bytes]:
         """The game as JSON Lines (a header with the revealed seed, then every event with its command), for
         `pantheon audit FILE` and `pantheon import FILE`. Only once the game has ended."""
@@ -97,4 +101,5 @@ class AuditController(Controller):
         require(header.seed is not None, 409, "game_in_progress",
                 "A game can be exported once it has ended (a fork of a running game: once that game has ended too).")
         body = b"".join(line + b"\n" for line in export_lines(header, envelopes, decider_for(header.kind)))
-        return Response(body, media_type="application/x-ndjson")
+        return Response(body, media_type="application/octet-stream",
+                        headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})

@@ -11,7 +11,7 @@ import msgspec
 from domain.kernel import Decider, DomainError
 from service.write import ServiceError
 
-from .models import ChoiceOut, Choices
+from .models import CONTRACTS, Choices, of_kind
 
 MAX_TOKEN = 2048  # far longer than any decision's path
 TOKEN_PATTERN = r"^[0-9]{1,10}\.[A-Za-z0-9_-]*$"  # "<version>.<base64url of the path>"
@@ -39,7 +39,8 @@ def read_token(token: str, version: int) -> tuple[str, ...]:
 
 
 def choices_at(decider: Decider, state, version: int, seat: int, after: str | None) -> Choices:
-    """The seat's choices at the root of its decision, or after the path an `after` token names."""
+    """The seat's choices at the root of its decision, or after the path an `after` token names; each
+    command in its wire form (no `seat`: the token says it)."""
     if decider.choices is None:
         raise ServiceError(404, "not_found", "This game offers no choices; use /options/blocks.")
     path = read_token(after, version) if after else ()
@@ -47,8 +48,9 @@ def choices_at(decider: Decider, state, version: int, seat: int, after: str | No
         listed = decider.choices(state, seat, path)
     except DomainError as error:
         raise ServiceError(400, error.code, error.message) from None
-    return Choices(version=version, seat=seat, decision=listed.decision, prompt=listed.prompt, choices=[
-        ChoiceOut(key=c.key, label=c.label, refers=c.refers,
-                  command=msgspec.to_builtins(c.command) if c.command is not None else None,
-                  next=next_token(version, (*path, c.key)) if c.more else None)
+    contract, answer, choice = CONTRACTS[decider.kind], of_kind("Choices", decider.kind), of_kind("Choice", decider.kind)
+    return answer(version=version, seat=seat, decision=listed.decision, prompt=listed.prompt, choices=[
+        choice(key=c.key, label=c.label, refers=msgspec.convert(c.refers, contract.refers),
+               command=msgspec.convert(contract.to_wire(c.command), contract.command) if c.command is not None else None,
+               next=next_token(version, (*path, c.key)) if c.more else None)
         for c in listed.choices])

@@ -5,34 +5,43 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from litestar import Controller, Request, delete, get, post
+from litestar import Controller, Request, Response, delete, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.spec import OpenAPIType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
+from domain.games import DEFAULT_KIND
 from service.ai.scheduler import ai_level
 from service.read.models import ReadModelMissing, read_model
 from service.write import GameService, SeatSpec, ServiceError
 
 from .auth import GameIdParam, bearer, provide_quotas, provide_service, require
+from .created import created
 from .models import (
+    CONTRACTS,
+    CREATE_REQUESTS,
     AiSeat,
+    AnyCreateGameRequest,
     Awaiting,
     ClaimRequest,
-    CreateGameRequest,
     GameCreatedResponse,
     GameDetail,
+    GameKind,
     GameSummary,
     HandToAi,
     HumanSeat,
     Lineage,
+    Lobby,
     SeatClaimed,
     SeatHanded,
     SeatInfo,
+    of_kind,
 )
 from .openapi import SEAT_TOKEN
+from .pages import CURSOR_PATTERN, MAX_CURSOR, MAX_SCAN, cursor_of, read_cursor
 from .problems import problems
 from .quotas import Quotas
+from .strict import by_kind
 
 SeatParam = Annotated[int, PathParameter(ge=0, le=15, description="The seat's index (0 for the first seat).")]
 # An Idempotency-Key whose answer holds secrets: a shorter one than the document says is refused by
@@ -83,6 +92,19 @@ async def admit_ai_game(service: GameService, quotas: Quotas, client: str, game:
     await quotas.admit_ai_game(service.store.redis, client, running)
 
 
+async def _listed(service: GameService, game: str, status: str | None) -> GameSummary | None:
+    """The lobby line of a listed game if it has `status` (None: not ended); a game that ended since
+    it was listed moves to the ended games."""
+    try:
+        entry = await lobby_entry(service, game)
+    except (ServiceError, ReadModelMissing):  # deleted since it was listed
+        return None
+    if entry.status == "finished" and status != "finished":  # listed before ended games moved out
+        await service.delist_ended(game)
+        return None
+    return entry if status is None or entry.status == status else None
+
+
 def seat_choices(seats: list) -> tuple[list[int], list[int]]:
     """The human seats to claim for the caller now, and those to reserve behind invite codes."""
     humans = [(i, s) for i, s in enumerate(seats) if isinstance(s, HumanSeat)]
@@ -126,13 +148,15 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
     open_seats = [s.seat for s in seats if not s.claimed and not s.reserved]
     finished = decider.is_terminal(state)
     awaited = decider.awaited(state)
-    return GameDetail(
-        game=game, kind=meta["kind"].decode(), players=len(seats), version=version, open_seats=open_seats,
+    kind = meta["kind"].decode()
+    contract, outcome = CONTRACTS[kind], decider.outcome(state) if finished else None
+    return of_kind("GameDetail", kind)(
+        game=game, players=len(seats), version=version, open_seats=open_seats,
         status="finished" if finished else "open" if open_seats else "playing",
         created_at=int(meta.get("created_at", b"0")), seats=seats, lineage=await _lineage(service, meta),
-        options=msgspec.to_builtins(getattr(state, "options", None)) or {},
+        options=msgspec.convert(msgspec.to_builtins(state.options), contract.game_options),
         awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
-        finished=finished, outcome=decider.outcome(state) if finished else None,
+        finished=finished, outcome=None if outcome is None else msgspec.convert(outcome, contract.outcome),
         commitment=meta["commitment"].decode(),
         seed=meta["seed"].decode() if finished and await service.store.revealed(game) else None,
     )
@@ -148,38 +172,52 @@ class GamesController(Controller):
 
     @post("/", operation_id="create_game", status_code=201, summary="Create a game",
           responses=problems(400, 413, 415, 422, 429))
-    async def create_game(self, data: JSONBody[CreateGameRequest], request: Request,
+    async def create_game(self, data: JSONBody[AnyCreateGameRequest], request: Request,  # type: ignore[valid-type]
                           service: NamedDependency[GameService], quotas: NamedDependency[Quotas],
-                          idempotency_key: SecretIdempotencyKey = None) -> GameCreatedResponse:
-        """A new game with these seats; the admin token in the answer is shown only this once (or
-        again to a retry with the same `Idempotency-Key`, which creates nothing new)."""
-        admission, (claim, invite) = Admission(service, quotas, request, data.seats), seat_choices(data.seats)
-        created = await service.create(data.kind, msgspec.to_builtins(data.options), [_seat_spec(s) for s in data.seats],
-                                       idle_seconds=data.idle_seconds, claim=claim, invite=invite,
-                                       idempotency_key=idempotency_key, admit=admission)
-        await admission.made(created.game)
-        return GameCreatedResponse.of(created)
+                          idempotency_key: SecretIdempotencyKey = None) -> Response[GameCreatedResponse]:
+        """A new game of `kind` (its options typed by it) with these seats; the admin token in the answer
+        is shown only this once (or again to a retry with the same `Idempotency-Key`, which creates
+        nothing new)."""
+        asked = by_kind(data, data.get("kind", DEFAULT_KIND), CREATE_REQUESTS)
+        admission, (claim, invite) = Admission(service, quotas, request, asked.seats), seat_choices(asked.seats)
+        game = await service.create(asked.kind, msgspec.to_builtins(asked.options), [_seat_spec(s) for s in asked.seats],
+                                    idle_seconds=asked.idle_seconds, claim=claim, invite=invite,
+                                    idempotency_key=idempotency_key, admit=admission)
+        await admission.made(game.game)
+        return created(GameCreatedResponse.of(game, asked.kind), f"/games/{game.game}")
 
     @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))
     async def list_games(
         self, service: NamedDependency[GameService],
         limit: Annotated[int, QueryParameter(ge=1, le=200, description="At most this many games, newest first.")] = 50,
+        cursor: Annotated[str | None, QueryParameter(schema_extra={"maxLength": MAX_CURSOR, "pattern": CURSOR_PATTERN},
+                                                     description=(
+            "A `next` from an earlier page of the same query: the games after it (another string: 400 "
+            "`malformed_cursor`)."))] = None,
         status: Annotated[Literal["open", "playing", "finished"] | None, QueryParameter(
             description="Only games with this status; without it, the games that have not ended.")] = None,
-    ) -> list[GameSummary]:
-        """The newest listed games with their status and open seats (from the summary read models):
-        those that have not ended, or those with `status`."""
-        summaries = []
-        for game in await service.lobby(limit, ended=status == "finished"):
-            try:
-                entry = await lobby_entry(service, game)
-            except (ServiceError, ReadModelMissing):  # deleted since it was listed
-                continue
-            if entry.status == "finished" and status != "finished":  # listed before ended games moved out
-                await service.delist_ended(game)
-            elif status is None or entry.status == status:
-                summaries.append(entry)
-        return summaries
+        kind: Annotated[GameKind | None, QueryParameter(  # type: ignore[valid-type]
+            description="Only games of this kind.")] = None,
+        open_seats: Annotated[bool | None, QueryParameter(
+            description="true: only games with at least one open seat; false: only games with none.")] = None,
+    ) -> Lobby:
+        """The listed games, newest first, with their status and open seats (from the summary read
+        models): those that have not ended, or those with `status`. A page may hold fewer than `limit`
+        games (filters are applied to a bounded scan) and still have a `next`; `next` is null at the end."""
+        position, page, scanned = read_cursor(cursor), [], 0
+        while len(page) < limit and scanned < MAX_SCAN:
+            batch = await service.lobby_after(position, limit, ended=status == "finished")
+            if not batch:
+                return Lobby(games=page, next=None)
+            for game, created_at in batch:
+                position, scanned = (created_at, game), scanned + 1
+                entry = await _listed(service, game, status)
+                if entry and (kind is None or entry.kind == kind) and (
+                        open_seats is None or bool(entry.open_seats) == open_seats):
+                    page.append(entry)
+                    if len(page) == limit:
+                        break
+        return Lobby(games=page, next=cursor_of(position))
 
     @get("/{game_id:str}", operation_id="get_game", status_code=200, summary="Read a game's status",
          responses=problems(400, 401, 403, 404))
@@ -223,20 +261,20 @@ class GamesController(Controller):
           summary="Claim a seat", responses=problems(400, 401, 403, 404, 409, 413, 415, 422))
     async def claim_seat(self, game_id: GameIdParam, seat: SeatParam, service: NamedDependency[GameService],
                          data: JSONBody[ClaimRequest | None] = None,
-                         idempotency_key: SecretIdempotencyKey = None) -> SeatClaimed:
+                         idempotency_key: SecretIdempotencyKey = None) -> Response[SeatClaimed]:
         """The seat's token, shown only this once (it is stored hashed). A seat reserved by an invite
         needs its code in the body (403 `wrong_invite` without it or with another). 409 when taken or
         played by an AI. With an `Idempotency-Key`, a retry of the claim gets the same token."""
         token = await service.claim(game_id, seat, data.invite if data else None, idempotency_key=idempotency_key)
-        return SeatClaimed(seat=seat, token=token)
+        return created(SeatClaimed(seat=seat, token=token), f"/games/{game_id}/view")
 
     @post("/{game_id:str}/seats/{seat:int}/token", operation_id="reissue_seat_token", status_code=201,
           summary="Replace a seat's token", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))
     async def reissue_seat_token(self, game_id: GameIdParam, seat: SeatParam, request: Request,
-                                 service: NamedDependency[GameService]) -> SeatClaimed:
+                                 service: NamedDependency[GameService]) -> Response[SeatClaimed]:
         """A new token for a claimed seat whose token was lost (the game's admin token); the old token
         stops working at once. 409 for a seat nobody has claimed."""
         token = bearer(request)
         require(token is not None, 401, "missing_token", "Send the game's admin token as Authorization: Bearer <token>.")
         require(await service.is_admin(game_id, token), 403, "wrong_token", "Only the game's admin token may do this.")
-        return SeatClaimed(seat=seat, token=await service.reissue(game_id, seat))
+        return created(SeatClaimed(seat=seat, token=await service.reissue(game_id, seat)), f"/games/{game_id}/view")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 from msgspec import Meta, Struct
@@ -15,12 +16,29 @@ MAX_VERSION = 2**31 - 1  # keeps stream ids and counters in Redis' range; no gam
 GameKind = Literal[games.kinds()]  # type: ignore[valid-type]
 AiLevel = Literal[tuple(dict.fromkeys(level for game in games.GAMES.values() for level in game.levels))]  # type: ignore[valid-type]
 
-# The game options a creator chooses: the game's options without `players` (the seats decide it).
-GameOptions = msgspec.defstruct(
-    "GameOptions",
-    [(f.name, f.type, f.default) for f in msgspec.structs.fields(games.default().options_type) if f.name != "players"],
-    kw_only=True, frozen=True, forbid_unknown_fields=True, module=__name__,
-)
+CONTRACTS = {kind: game.contract for kind, game in games.GAMES.items()}
+
+
+_BY_KIND: dict[str, dict[str, type]] = {}
+
+
+def per_game(name: str, doc: str, fields: Callable[[str, games.Contract], list[tuple]],
+             tagged: bool = True) -> Any:
+    """One answer type per hosted game, named `<Game><name>` and tagged `kind=<its kind>` (unless
+    it is only found inside such an answer): their union, which a second game grows (a `oneOf`
+    discriminated by `kind`). `of_kind(name, kind)` gives one game's type."""
+    made = _BY_KIND.setdefault(name, {})
+    for kind, contract in CONTRACTS.items():
+        tag = {"tag_field": "kind", "tag": kind} if tagged else {}
+        made[kind] = msgspec.defstruct(f"{contract.name}{name}", fields(kind, contract), kw_only=True, frozen=True,
+                                       module=__name__, **tag)
+        made[kind].__doc__ = doc
+    return Union[tuple(made.values())]  # noqa: UP007
+
+
+def of_kind(name: str, kind: str) -> type:
+    """The answer type `name` (as given to per_game) of the game `kind`."""
+    return _BY_KIND[name][kind]
 
 
 class HumanSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="human"):
@@ -37,15 +55,41 @@ class AiSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_
     level: AiLevel = "random"  # type: ignore[valid-type]
 
 
-class CreateGameRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A new game: its kind, options and seats (2 to 4; the number of seats is the number of players)."""
+Seats = Annotated[list[HumanSeat | AiSeat], Meta(min_length=2, max_length=4)]
 
-    kind: GameKind = games.DEFAULT_KIND  # type: ignore[valid-type]
-    options: GameOptions = GameOptions()  # type: ignore[valid-type]
-    seats: Annotated[list[HumanSeat | AiSeat], Meta(min_length=2, max_length=4)]
-    # a human seat awaited this long without an answer is handed to the AI (greedy), so abandoned
-    # games finish; null: never
-    idle_seconds: Annotated[int, Meta(ge=10, le=30 * 24 * 3600)] | None = None
+
+def _create_request(kind: str, contract: games.Contract) -> type:
+    """The request that creates a game of `kind`: its options typed (the default kind's `kind` may be left out)."""
+    default = kind == games.DEFAULT_KIND
+    made = msgspec.defstruct(
+        "CreateGameRequest" if default else f"{contract.name}CreateGameRequest",
+        [("seats", Seats), ("kind", Literal[kind], kind) if default else ("kind", Literal[kind]),  # type: ignore[valid-type]
+         ("options", contract.options, contract.options()),
+         # a human seat awaited this long without an answer is handed to the AI (greedy), so abandoned
+         # games finish; null: never
+         ("idle_seconds", Annotated[int, Meta(ge=10, le=30 * 24 * 3600)] | None, None)],
+        kw_only=True, frozen=True, forbid_unknown_fields=True, module=__name__)
+    made.__doc__ = (f"A new {contract.name} game: its kind, options and seats (2 to 4; the number of seats is the "
+                    "number of players).")
+    return made
+
+
+class ByKind:
+    """A request body a game's kind types (Annotated metadata): decoded as a JSON object, then by the
+    handler as the type of the game's kind (`strict.by_kind`, `strict.decoded`); documented as
+    `union`, the types of every game (an addition when a game is added). A union of every game's
+    types cannot be decoded as such: two games may share a command's tag, and options are untagged."""
+
+    def __init__(self, union: Any) -> None:
+        self.union = union
+
+
+CREATE_REQUESTS = {kind: _create_request(kind, contract) for kind, contract in CONTRACTS.items()}
+CreateGameRequest = CREATE_REQUESTS[games.DEFAULT_KIND]
+AnyCreateGameRequest = Annotated[dict[str, Any], ByKind(Union[tuple(CREATE_REQUESTS.values())])]  # noqa: UP007
+# The commands a client sends, over every hosted game (each game's commands without `seat`, which
+# the token says; each game's union is tagged by `type`): decoded by the game's kind.
+AnyCommand = Annotated[dict[str, Any], ByKind(Union[tuple(c.command for c in CONTRACTS.values())])]  # noqa: UP007
 
 
 class SeatClaimed(Struct, frozen=True, kw_only=True):
@@ -69,6 +113,7 @@ class GameCreatedResponse(Struct, frozen=True, kw_only=True):
     invite codes (`invites`) are shown only this once."""
 
     game: str
+    kind: GameKind  # type: ignore[valid-type]
     admin_token: str
     version: int
     commitment: str  # sha256 of the secret seed, revealed when the game ends
@@ -76,9 +121,9 @@ class GameCreatedResponse(Struct, frozen=True, kw_only=True):
     invites: list[Invite] = []
 
     @classmethod
-    def of(cls, created) -> GameCreatedResponse:
-        """The answer for a game the service has just created (or forked)."""
-        return cls(game=created.game, admin_token=created.admin_token, version=created.version,
+    def of(cls, created, kind: str) -> GameCreatedResponse:
+        """The answer for a game of `kind` the service has just created (or forked)."""
+        return cls(game=created.game, kind=kind, admin_token=created.admin_token, version=created.version,
                    commitment=created.commitment,
                    seats=[SeatClaimed(seat=s, token=t) for s, t in sorted(created.tokens.items())],
                    invites=[Invite(seat=s, code=c) for s, c in sorted(created.invites.items())])
@@ -131,7 +176,7 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     """One game in the lobby."""
 
     game: str
-    kind: str
+    kind: GameKind  # type: ignore[valid-type]
     players: int
     status: Literal["open", "playing", "finished"]  # open: a human seat is still unclaimed
     version: int
@@ -140,79 +185,51 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     lineage: Lineage | None = None  # for forks
 
 
-class GameDetail(GameSummary, frozen=True, kw_only=True):
-    """A game's status: who is awaited for what, its seats, and the outcome once finished."""
-
-    seats: list[SeatInfo]
-    options: dict[str, Any]
-    awaiting: Awaiting | None
-    finished: bool
-    outcome: dict[str, Any] | None
-    commitment: str
-    seed: str | None  # revealed when the game ends, so anyone can audit it
+_SUMMARY_FIELDS = [(f.name, f.type, f.default) if f.default is not msgspec.NODEFAULT else (f.name, f.type)
+                   for f in msgspec.structs.fields(GameSummary) if f.name != "kind"]
+GameDetail = per_game("GameDetail", "A game's status: who is awaited for what, its seats, and the outcome once finished.",
+                      lambda kind, c: [f for f in _SUMMARY_FIELDS if len(f) == 2] + [
+                          ("seats", list[SeatInfo]), ("options", c.game_options), ("awaiting", Awaiting | None),
+                          ("finished", bool), ("outcome", c.outcome | None), ("commitment", str),
+                          # revealed when the game ends, so anyone can audit it
+                          ("seed", str | None)] + [f for f in _SUMMARY_FIELDS if len(f) == 3])
 
 
-EVENT_OUT_REF = {"$ref": "#/components/schemas/EventOut"}
+class Lobby(Struct, frozen=True, kw_only=True):
+    """One page of the lobby, newest first; `next` is the cursor of the following page (null: none)."""
+
+    games: list[GameSummary]
+    next: str | None
 
 
-class EventOut(Struct, frozen=True, kw_only=True):
-    """One event as the caller may see it: the envelope and the redacted domain event."""
-
-    version: int
-    type: str
-    recorded_at: int
-    seat: int | None
-    command: str | None
-    payload: dict[str, Any]
-    hash: str | None  # the hash chain, shown once the game is finished (it would give away hidden draws)
-
-
-class StreamMessage(Struct, frozen=True, kw_only=True):
-    """One Server-Sent Event of stream_events (documentation only: the stream is text/event-stream)."""
-
-    id: Annotated[str, Meta(pattern="^[0-9]+$", description="The event's version; send it back as Last-Event-ID.")]
-    event: Literal["message"] = "message"
-    data: Annotated[str, Meta(description="The event, as list_events gives it, in JSON.", extra_json_schema={
-        "extra": {"content_media_type": "application/json", "content_schema": EVENT_OUT_REF}})]
+EventOut = per_game("EventOut", "One event as the caller may see it: the envelope and the redacted domain event "
+                                "(`payload`, tagged by its `type`).",
+                    lambda kind, c: [("version", int), ("type", str), ("recorded_at", int), ("seat", int | None),
+                               ("command", str | None), ("payload", c.event),
+                               # the hash chain, shown once the game is finished (it would give away hidden draws)
+                               ("hash", str | None)], tagged=False)
+Events = per_game("Events", "Events after a version, oldest first: at most `limit`; `next` is the version to "
+                            "ask after (`?after=<next>`) for the following ones, null when these are the last.",
+                  lambda kind, c: [("events", list[of_kind("EventOut", kind)]), ("next", int | None)])
 
 
-class View(Struct, frozen=True, kw_only=True):
-    """A view of the game at `version`: public, or with the caller's seat's private part (`you`)."""
-
-    version: int
-    seat: int | None
-    view: dict[str, Any]
-
-
-class ChoiceOut(Struct, frozen=True, kw_only=True):
-    """One choice: `command` is a complete command to send as it is (POST /games/{id}/commands), or
-    `next` a token for the choices that follow it (GET /games/{id}/options?after=<next>); `refers`
-    names what it is about (a hex, a card, a tile ...), for drawing it."""
-
-    key: str
-    label: str
-    command: dict[str, Any] | None = None
-    next: str | None = None
-    refers: dict[str, Any] = {}
-
-
-class Choices(Struct, frozen=True, kw_only=True):
-    """What the caller's seat may do now, as choices (`decision` is null when the game waits for
-    another seat, and then there are none)."""
-
-    version: int
-    seat: int
-    decision: str | None
-    prompt: str
-    choices: list[ChoiceOut]
-
-
-class LegalOptions(Struct, frozen=True, kw_only=True):
-    """What the caller's seat may do now (`awaited` is false when the game waits for another seat)."""
-
-    version: int
-    seat: int
-    options: dict[str, Any]
+ViewAnswer = per_game("ViewAnswer", "A view of the game at `version`: public, or with the caller's seat's private "
+                                    "part (`view.you`).",
+                      lambda kind, c: [("version", int), ("seat", int | None), ("view", c.view)])
+ScoreAnswer = per_game("ScoreAnswer", "Scores at `version`: totals, breakdown by source, timeline.",
+                       lambda kind, c: [("version", int), ("view", c.score)])
+Choice = per_game("Choice", "One choice: `command` is a complete command to send as it is (POST "
+                            "/games/{id}/commands), or `next` a token for the choices that follow it (GET "
+                            "/games/{id}/options?after=<next>); `refers` names what it is about, for drawing it.",
+                  lambda kind, c: [("key", str), ("label", str), ("command", c.command | None, None),
+                             ("next", str | None, None), ("refers", c.refers, msgspec.field(default_factory=c.refers))], tagged=False)
+Choices = per_game("Choices", "What the caller's seat may do now, as choices (`decision` is null when the game "
+                              "waits for another seat, and then there are none).",
+                   lambda kind, c: [("version", int), ("seat", int), ("decision", str | None), ("prompt", str),
+                              ("choices", list[of_kind("Choice", kind)])])
+OptionBlocks = per_game("OptionBlocks", "What the caller's seat may do now, as building blocks (`options.awaited` "
+                                        "is false when the game waits for another seat).",
+                        lambda kind, c: [("version", int), ("seat", int), ("options", c.blocks)])
 
 
 class Health(Struct, frozen=True, kw_only=True):
@@ -237,6 +254,7 @@ class AuditReport(Struct, frozen=True, kw_only=True):
     """The audit of a game: every check, and the story (redacted while the game is running)."""
 
     game: str
+    kind: GameKind  # type: ignore[valid-type]
     ok: bool
     events: int
     first_failure: int | None
@@ -254,7 +272,11 @@ class Rejected(Struct, frozen=True, kw_only=True):
     code: str
     version: int | None = None
     message: str | None = None
-    command: dict[str, Any] | None = None
+    # as recorded, whatever its shape (it was refused): the game's command with its `seat`, or
+    # {type, truncated} for one too long to keep
+    command: Annotated[dict[str, Any], Meta(description=(
+        "The refused command as recorded: the game's command with the seat that sent it, or `{type, truncated}` "
+        "(its length) when it was too long to keep."))] | None = None
 
 
 class HandToAi(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

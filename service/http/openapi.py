@@ -12,26 +12,29 @@ import msgspec
 # Litestar exports no public name for its Struct schema plugin; subclassing it keeps its behaviour.
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import (
-    JsonRenderPlugin,
-    SwaggerRenderPlugin,
-    YamlRenderPlugin,
-)
+from litestar.openapi.plugins import JsonRenderPlugin, YamlRenderPlugin
 from litestar.openapi.spec import (
     Components,
     Discriminator,
     OpenAPI,
+    OpenAPIFormat,
+    OpenAPIType,
     Reference,
     Schema,
     SecurityScheme,
     Tag,
 )
 from litestar.openapi.spec.base import BaseSchemaObject
+from litestar.plugins import OpenAPISchemaPlugin
+from litestar.typing import FieldDefinition
+
+from .docs import swagger_ui
+from .models import ByKind
 
 BEARER = "SeatToken"
 SEAT_TOKEN = [{BEARER: []}]  # a seat token is required
 OPTIONAL_TOKEN = [{}, {BEARER: []}]  # anonymous callers are spectators
-API_VERSION = "1.0.0"
+API_VERSION = "2.0.0"  # within a major version the document only grows (tests/contract/test_compatibility.py)
 
 
 class StrictStructSchemaPlugin(StructSchemaPlugin):
@@ -40,9 +43,26 @@ class StrictStructSchemaPlugin(StructSchemaPlugin):
 
     def to_openapi_schema(self, field_definition: Any, schema_creator: Any) -> Schema:
         schema = super().to_openapi_schema(field_definition, schema_creator)
-        if field_definition.type_.__struct_config__.forbid_unknown_fields:
+        config = field_definition.type_.__struct_config__
+        if config.forbid_unknown_fields:
             schema.additional_properties = False
+        if config.array_like:  # sent as an array of its fields in order (Litestar would say an object)
+            fields = msgspec.structs.fields(field_definition.type_)
+            schema.prefix_items = [schema.properties[f.encode_name] for f in fields]
+            schema.type, schema.properties, schema.required = OpenAPIType.ARRAY, None, None
+            schema.min_items, schema.max_items = sum(f.required for f in fields), len(fields)
         return schema
+
+
+class ByKindSchemaPlugin(OpenAPISchemaPlugin):
+    """A body decoded by its game's kind (models.ByKind) is documented as the union of every game's types."""
+
+    def is_plugin_supported_field(self, field_definition: Any) -> bool:
+        return any(isinstance(m, ByKind) for m in field_definition.metadata)
+
+    def to_openapi_schema(self, field_definition: Any, schema_creator: Any) -> Schema:
+        union = next(m.union for m in field_definition.metadata if isinstance(m, ByKind))
+        return schema_creator.for_field_definition(FieldDefinition.from_annotation(union))
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -53,7 +73,7 @@ def openapi_config() -> OpenAPIConfig:
         description=("Event-sourced Pantheon games over HTTP. Errors are RFC 9457 problem details "
                      "(`application/problem+json`) with a stable `code`."),
         path="/schema",
-        render_plugins=[SwaggerRenderPlugin(path="/"), JsonRenderPlugin(), YamlRenderPlugin()],
+        render_plugins=[swagger_ui(), JsonRenderPlugin(), YamlRenderPlugin()],
         components=Components(security_schemes={BEARER: SecurityScheme(
             type="http", scheme="bearer",
             description="A seat token (from claiming a seat) or the game's admin token.")}),
@@ -73,7 +93,28 @@ def finish(openapi: OpenAPI) -> OpenAPI:
                 node.default = msgspec.to_builtins(node.default)
             _fix_tuple(node)
             _add_discriminator(node, components)
+    for item in (openapi.paths or {}).values():
+        for operation in (item.get, item.post):
+            for response in (operation.responses if operation else {}).values():
+                content = getattr(response, "content", None) or {}
+                if isinstance(getattr(content.get("application/octet-stream"), "schema", None), Schema):
+                    content["application/octet-stream"].schema.format = OpenAPIFormat.BINARY  # a download: bytes
+                if "text/event-stream" in content:  # frames, not one document: no schema a generator would parse
+                    content["text/event-stream"].schema = None
+    if components is not None and openapi.components is not None:
+        components["StreamMessage"] = STREAM_MESSAGE
     return openapi
+
+
+# One Server-Sent Event of GET /games/{id}/stream, for documentation (the stream is text/event-stream).
+STREAM_MESSAGE = Schema(
+    type=OpenAPIType.OBJECT, title="StreamMessage", required=["id", "data"],
+    description="One Server-Sent Event of stream_events (the stream is text/event-stream, read it with an SSE "
+                "client): `id` is the event's version (send it back as Last-Event-ID), `data` the event in JSON, "
+                "as an item of list_events' `events`.",
+    properties={"id": Schema(type=OpenAPIType.STRING, pattern="^[0-9]+$"),
+                "event": Schema(type=OpenAPIType.STRING, const="message"),
+                "data": Schema(type=OpenAPIType.STRING, content_media_type="application/json")})
 
 
 def _walk(node: Any, seen: set[int] | None = None):
@@ -94,7 +135,7 @@ def _walk(node: Any, seen: set[int] | None = None):
 
 
 def _fix_tuple(schema: Schema) -> None:
-    if schema.prefix_items and schema.max_items is None:
+    if schema.prefix_items and schema.max_items is None and schema.min_items is None:
         schema.min_items = schema.max_items = len(schema.prefix_items)
 
 
@@ -102,14 +143,17 @@ def _add_discriminator(schema: Schema, components: dict[str, Schema]) -> None:
     options = schema.one_of or []
     if len(options) < 2 or schema.discriminator or not all(isinstance(o, Reference) for o in options):
         return
-    mapping = {}
-    for ref in options:
-        target = components.get(ref.ref.rsplit("/", 1)[-1])
-        tag = (target.properties or {}).get("type") if target else None
-        if not isinstance(tag, Schema) or not isinstance(tag.const, str) or "type" not in (target.required or []):
+    for field in ("type", "kind"):  # commands and events are tagged by `type`, a game's answers by `kind`
+        mapping = {}
+        for ref in options:
+            target = components.get(ref.ref.rsplit("/", 1)[-1])
+            tag = (target.properties or {}).get(field) if target else None
+            if not isinstance(tag, Schema) or not isinstance(tag.const, str) or field not in (target.required or []):
+                break
+            mapping[tag.const] = ref.ref
+        else:
+            schema.discriminator = Discriminator(property_name=field, mapping=dict(sorted(mapping.items())))
             return
-        mapping[tag.const] = ref.ref
-    schema.discriminator = Discriminator(property_name="type", mapping=dict(sorted(mapping.items())))
 
 
 def tagged(union: Any) -> list[str]:

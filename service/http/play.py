@@ -11,7 +11,6 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
 
-from domain import games
 from service.store.fanout import Fanout
 from service.write import GameService
 
@@ -29,19 +28,23 @@ from .auth import (
 from .choices import MAX_TOKEN, TOKEN_PATTERN, choices_at
 from .metrics import Metrics
 from .models import (
+    CONTRACTS,
     MAX_VERSION,
+    AnyCommand,
     Awaiting,
     Choices,
     CommandAccepted,
-    EventOut,
-    LegalOptions,
-    StreamMessage,
-    View,
+    Events,
+    OptionBlocks,
+    ScoreAnswer,
+    ViewAnswer,
+    of_kind,
 )
 from .openapi import OPTIONAL_TOKEN, SEAT_TOKEN, tagged
 from .problems import problems
 from .quotas import Quotas
 from .sse import Frames, feed, redacted
+from .strict import decoded
 from .views import AtParam, MinVersionParam, projected
 
 # what Litestar's ServerSentEvent sets: no caching, and no buffering by a proxy (nginx)
@@ -51,8 +54,11 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(
     description="Resubmitting a key returns the first outcome and appends nothing (1-128 visible ASCII).")]
 # Litestar drops a falsy bound (ge=0) from the schema of an optional parameter; say it again.
 MIN_0 = {"minimum": 0}
-Command = games.default().command_type  # the default game's seat commands (per game: the client-contract issue)
+# The commands a client sends, over every hosted game; each game's are decoded by its kind.
+Command = AnyCommand.__metadata__[0].union
 _COMMANDS = ", ".join(f"`{t}`" for t in tagged(Command))
+_TAGS = {kind: frozenset(tagged(c.command)) for kind, c in CONTRACTS.items()}
+MAX_EVENTS = 5000  # events one answer holds at most (a finished game has about 1,000)
 
 
 class PlayController(Controller):
@@ -68,10 +74,13 @@ class PlayController(Controller):
 
     @post("/commands", operation_id="submit_command", status_code=201, summary="Submit a command",
           security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409, 413, 415, 422, 429),
-          description=f"One command of the tagged union (`type`: {_COMMANDS}) for the caller's seat. "
-                      "`create_game` is refused here (422 `not_a_seat_command`): create games with POST /games.")
+          opt={"seat_from_token": True},
+          description=f"One command of the game's kind, from the tagged union (`type`: {_COMMANDS}), for the "
+                      "caller's seat, which the token says: a body with `seat` is refused (400 `seat_in_command`), "
+                      "another game's command too (422 `wrong_kind`). A choice's `command` (GET "
+                      "/games/{id}/options) is such a body as it is.")
     async def submit_command(
-        self, game_id: GameIdParam, data: JSONBody[Command], request: Request, service: NamedDependency[GameService],
+        self, game_id: GameIdParam, data: JSONBody[AnyCommand], request: Request, service: NamedDependency[GameService],
         metrics: NamedDependency[Metrics], quotas: NamedDependency[Quotas],
         idempotency_key: IdempotencyKey = None,
         expected_version: Annotated[int | None, QueryParameter(ge=0, le=MAX_VERSION, schema_extra=MIN_0, description=(
@@ -79,9 +88,14 @@ class PlayController(Controller):
     ) -> CommandAccepted:
         seat = await caller_seat(service, game_id, request, required=True)
         await quotas.hit("commands", f"{game_id}:{seat}")
-        require(hasattr(data, "seat"), 422, "not_a_seat_command", "Only a seat's commands go here; create games with POST /games.")
+        kind = await service.kind(game_id)
+        contract = CONTRACTS[kind]
+        tag = data.get("type")  # another game's command (and none of this one's): 422 wrong_kind
+        require(tag in _TAGS[kind] or not any(tag in tags for tags in _TAGS.values()), 422, "wrong_kind",
+                f"This is a {kind} game: send one of its commands.")
+        command = contract.to_domain(decoded(data, contract.command), seat)  # 400 when not one of its commands
         with metrics.command():
-            done = await service.submit(game_id, seat, data, expected_version=expected_version,
+            done = await service.submit(game_id, seat, command, expected_version=expected_version,
                                         idempotency_key=idempotency_key)
         awaiting = msgspec.convert(done.awaiting, Awaiting) if done.awaiting else None
         return CommandAccepted(version=done.version, first=done.first, awaiting=awaiting)
@@ -105,54 +119,63 @@ class PlayController(Controller):
          summary="Legal options of the caller's seat, as building blocks", security=SEAT_TOKEN,
          responses=problems(400, 401, 403, 404))
     async def get_option_blocks(self, game_id: GameIdParam, request: Request,
-                                service: NamedDependency[GameService]) -> LegalOptions:
+                                service: NamedDependency[GameService]) -> OptionBlocks:
         """What the caller's seat may do now, in the engine's own terms (movement as building blocks:
         where a piece could go next): for clients that build commands themselves."""
         seat = await caller_seat(service, game_id, request, required=True)
         decider = await decider_of(service, game_id)
         version, state = await service.state_at(game_id)
-        return LegalOptions(version=version, seat=seat, options=decider.legal_options(state, seat))
+        return of_kind("OptionBlocks", decider.kind)(  # the blocks as the game builds them (described by the type)
+            version=version, seat=seat, options=decider.legal_options(state, seat))
 
     @get("/view", operation_id="get_view", status_code=200, summary="The public view, or the caller's seat view",
          security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404))
     async def get_view(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
         at: AtParam = None, min_version: MinVersionParam = 0,
-    ) -> View:
+    ) -> ViewAnswer:
         """Without a token (or with the admin token), what every spectator sees; with a seat token, that
         seat's view (the public view plus its hand and half-god values). Served from the read model;
         `version` says which version it shows."""
         seat = await caller_seat(service, game_id, request, required=False)
         version, view = await projected(service, game_id, "board", seat, at, min_version)
-        return View(version=version, seat=seat, view=view)
+        return of_kind("ViewAnswer", await service.kind(game_id))(version=version, seat=seat, view=view)
 
     @get("/score", operation_id="get_score", status_code=200, summary="Scores: totals, breakdown by source, timeline",
          security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404))
     async def get_score(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
         at: AtParam = None, min_version: MinVersionParam = 0,
-    ) -> View:
+    ) -> ScoreAnswer:
         """Per seat: the total and where it came from (gods by epoch, phase ends, each scoring's half gods,
         columns and Pietalte), and every seat's score after every event that changed one."""
         await caller_seat(service, game_id, request, required=False)
         version, view = await projected(service, game_id, "score", None, at, min_version)
-        return View(version=version, seat=None, view=view)
+        return of_kind("ScoreAnswer", await service.kind(game_id))(version=version, view=view)
 
     @get("/events", operation_id="list_events", status_code=200, summary="Events after a version",
          security=OPTIONAL_TOKEN, responses=problems(400, 401, 403, 404))
     async def list_events(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
         after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description="Only events with a greater version.")] = 0,
-    ) -> list[EventOut]:
-        """The events after version `after`, redacted for the caller (no token: a spectator)."""
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_EVENTS, description="At most this many events.")] = MAX_EVENTS,
+    ) -> Events:
+        """The events after version `after`, oldest first, redacted for the caller (no token: a spectator);
+        `next` is the `after` of the following page (null when there are no more events now)."""
         viewer = await caller_seat(service, game_id, request, required=False)
-        events = redacted(await service.events(game_id, after, viewer), await service.store.revealed(game_id))
-        return msgspec.convert(events, list[EventOut])
+        kind = await service.kind(game_id)
+        events = await service.events(game_id, after, viewer, limit + 1)
+        more = len(events) > limit
+        events = redacted(events[:limit], await service.store.revealed(game_id))
+        return of_kind("Events", kind)(events=events, next=events[-1]["version"] if more else None)
 
     @get("/stream", operation_id="stream_events", status_code=200, summary="Server-Sent Events of new events",
          security=OPTIONAL_TOKEN, responses={**problems(400, 401, 403, 404, 429), 200: ResponseSpec(
-             data_container=StreamMessage, media_type="text/event-stream", generate_examples=False,
-             description="`id:` is the event's version; `data:` an event as in list_events. Ends when the game is finished.")})
+             data_container=str, media_type="text/event-stream", generate_examples=False,
+             description="Server-Sent Events, not one JSON document: read them with an SSE client. Each event "
+                         "has `id:` (its version, to resume with Last-Event-ID) and `data:` (one JSON object: an "
+                         "item of list_events' `events`, the EventOut of the game's kind); lines starting with "
+                         "`:` keep the connection alive; the `StreamMessage` schema describes one event. Ends when the game is finished.")})
     async def stream_events(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
         quotas: NamedDependency[Quotas], fanout: NamedDependency[Fanout], frames: NamedDependency[Frames],

@@ -16,6 +16,8 @@ from domain.kernel import DomainError
 from service.write import ServiceError
 from service.write.errors import store_failure
 
+from .requestid import request_id
+
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://pantheon.example/problems/"
 log = logging.getLogger("pantheon.api")
@@ -42,6 +44,7 @@ class Problem(Struct, frozen=True, kw_only=True, omit_defaults=True):
     code: str
     current_version: int | None = None  # with version_conflict
     retry_after: int | None = None  # seconds, with 429 and 503 (also the Retry-After header)
+    request_id: str | None = None  # the answer's X-Request-ID, also in the server's log lines
 
 
 def problem(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
@@ -94,18 +97,28 @@ def _store_error(_: Request, exc: RedisError) -> Response:
 
 def _internal_error(request: Request, exc: Exception) -> Response:
     # The last resort: log everything, tell the client nothing about the internals.
-    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    log.exception("unhandled error on %s %s request_id=%s", request.method, request.url.path,
+                  request_id(request.scope), exc_info=exc)
     return problem(500, "internal_error", "Something went wrong on the server; it has been logged.")
 
 
-EXCEPTION_HANDLERS = {
+def _with_request_id(handler):
+    """The handler's problem, with the request's id in its body."""
+    def handle(request: Request, exc: Any) -> Response:
+        response = handler(request, exc)
+        response.content["request_id"] = request_id(request.scope)
+        return response
+    return handle
+
+
+EXCEPTION_HANDLERS = {error: _with_request_id(handler) for error, handler in {
     ServiceError: _service_error,
     DomainError: _domain_error,
     ValidationException: _validation_error,
     HTTPException: _http_error,
     RedisError: _store_error,
     Exception: _internal_error,
-}
+}.items()}
 
 _DESCRIPTIONS = {
     400: "Malformed request: not JSON, not UTF-8, a value of the wrong type, an unknown query parameter "

@@ -30,6 +30,10 @@ def _limits_uri(redis_url: str) -> str:
 
 
 class Quotas:
+    """`redis_url`: where the rate limits' counters are kept, a plain Redis that every API process
+    shares (PANTHEON_QUEUE_URL on a Redis Cluster: `limits`' cluster storage fails under bursts
+    with redis-py 8's asyncio cluster client); the concurrency quotas are kept in the store."""
+
     def __init__(self, redis_url: str, prefix: str, settings: QuotaSettings, *, timeout_s: float | None = None) -> None:
         self.settings, self.prefix = settings, prefix
         storage = RedisStorage(_limits_uri(redis_url), implementation="redispy", key_prefix=f"{prefix}:limits",

@@ -19,14 +19,18 @@ accepts every connection. This module owns those limits and nothing else (`run_s
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import resource
+import secrets
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 
 import h11
 import uvicorn
+from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from service.config import Settings
@@ -37,13 +41,17 @@ log = logging.getLogger("uvicorn.error")
 SPARE_FILES = 64  # file descriptors kept free of client connections: Redis, logs, the listening socket
 
 
-def _answer(status: int, code: str, detail: str, *headers: str) -> bytes:
-    """A whole HTTP/1.1 response with a problem body, that closes the connection."""
-    body = json.dumps({"type": PROBLEM_BASE + code, "title": code.replace("_", " ").capitalize(),
-                       "status": status, "detail": detail, "code": code}).encode()
-    head = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", f"content-type: {PROBLEM_MEDIA_TYPE}",
-            f"content-length: {len(body)}", "connection: close", *headers]
-    return "\r\n".join(head).encode() + b"\r\n\r\n" + body
+def _answer(status: int, code: str, detail: str, *headers: str) -> Callable[[], bytes]:
+    """A whole HTTP/1.1 response with a problem body, that closes the connection: made afresh for each
+    answer, with a request id of its own (the request's head was not read, so none of the client's)."""
+    def answer() -> bytes:
+        rid = secrets.token_hex(16)
+        body = json.dumps({"type": PROBLEM_BASE + code, "title": code.replace("_", " ").capitalize(),
+                           "status": status, "detail": detail, "code": code, "request_id": rid}).encode()
+        head = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", f"content-type: {PROBLEM_MEDIA_TYPE}",
+                f"content-length: {len(body)}", "connection: close", f"x-request-id: {rid}", *headers]
+        return "\r\n".join(head).encode() + b"\r\n\r\n" + body
+    return answer
 
 
 HEAD_TIMEOUT = _answer(408, "request_timeout", "The request did not arrive in time.")
@@ -69,7 +77,7 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
             log.warning("Refused a connection: %d open connections.", len(self.connections) - 1)
-            self._close(TOO_MANY_CONNECTIONS)
+            self._close(TOO_MANY_CONNECTIONS())
             return
         self._start_head_deadline()
 
@@ -80,7 +88,7 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self.conn.their_state is h11.IDLE and self._head_too_large(data):  # a request's head is coming
             log.warning("Refused a request: its head is over %d bytes.", self.max_header_bytes)
-            self._close(HEAD_TOO_LARGE)
+            self._close(HEAD_TOO_LARGE())
             return
         super().data_received(data)
         if self.conn.their_state not in _ARRIVING:  # the request is complete (or the connection is done)
@@ -107,7 +115,7 @@ class GuardedH11Protocol(H11Protocol):
         self._head_deadline = None
         if self.conn.their_state in _ARRIVING and not self.transport.is_closing():
             started = self.conn.their_state is h11.SEND_BODY or self.conn.trailing_data[0]
-            self._close(HEAD_TIMEOUT if started else b"")
+            self._close(HEAD_TIMEOUT() if started else b"")
 
     def _close(self, answer: bytes) -> None:
         if answer:
@@ -127,11 +135,22 @@ def guarded_protocol(settings: Settings) -> type[GuardedH11Protocol]:
         "max_connections": max(1, min(settings.max_connections, room))})
 
 
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging, plus the app's loggers (`pantheon.*`): the app writes the access log lines
+    itself, with each answer's request id (service/http/requestid.py), instead of uvicorn."""
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["app"] = {"()": "uvicorn.logging.DefaultFormatter", "fmt": "%(levelprefix)s %(message)s"}
+    config["handlers"]["app_access"] = {"formatter": "app", "class": "logging.StreamHandler", "stream": "ext://sys.stdout"}
+    config["loggers"]["pantheon"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    config["loggers"]["pantheon.access"] = {"handlers": ["app_access"], "level": "INFO", "propagate": False}
+    return config
+
+
 def run_server(app: Any, settings: Settings) -> None:
     """Serve `app` on the settings' host and port until interrupted."""
     # proxy_headers off: uvicorn would believe X-Forwarded-For from 127.0.0.1; the app decides whom to
     # believe (PANTHEON_TRUSTED_PROXIES)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", http=guarded_protocol(settings),
-                proxy_headers=False,
+                proxy_headers=False, access_log=False, log_config=log_config(),
                 timeout_keep_alive=settings.keep_alive_s,  # type: ignore[arg-type]  # a float works
                 h11_max_incomplete_event_size=settings.max_header_bytes)

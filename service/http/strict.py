@@ -1,6 +1,6 @@
 """Strict, honest HTTP around the handlers: request bodies are JSON (415 otherwise), valid UTF-8
 and of exactly the documented types (no "0" for 0: 400), query parameters are the documented ones
-(400 otherwise), a token sent to a game is one of its tokens (403 otherwise), and HEAD is answered
+(400 otherwise), a command names no seat (400 `seat_in_command`: the token says it), a token sent to a game is one of its tokens (403 otherwise), and HEAD is answered
 wherever GET is."""
 
 from __future__ import annotations
@@ -82,10 +82,31 @@ class StrictRequests:
             value = msgspec.json.decode(body)
         except msgspec.DecodeError as error:
             raise ServiceError(400, "malformed_request", f"The request body is not JSON: {error}.") from None
-        try:
-            msgspec.convert(_whole_numbers(value), body_type, strict=True)
-        except msgspec.ValidationError as error:
-            raise ServiceError(400, "malformed_request", f"The request is malformed: {error} (in the body).") from None
+        if request.route_handler.opt.get("seat_from_token") and isinstance(value, dict):
+            if "seat" in value:
+                raise ServiceError(400, "seat_in_command", "A command names no seat: the seat is the one your token "
+                                                           "holds. Send the command without `seat`.")
+            if value.get("type") == "create_game":  # every game's command that starts it (domain.games)
+                raise ServiceError(400, "not_a_seat_command", "Only a seat's commands go here; create games with "
+                                                              "POST /games.")
+        decoded(value, body_type)
+
+
+def decoded(value: Any, tp: Any) -> Any:
+    """A JSON body (builtins) as `tp`, strictly: 400 `malformed_request` when it is not one."""
+    try:
+        return msgspec.convert(_whole_numbers(value), tp, strict=True)
+    except msgspec.ValidationError as error:
+        raise ServiceError(400, "malformed_request", f"The request is malformed: {error} (in the body).") from None
+
+
+def by_kind(value: dict, kind: Any, types: dict[str, Any], where: str = "$.kind") -> Any:
+    """A JSON body as the type of its game's `kind` among `types` (400 `malformed_request` for an
+    unknown kind): how bodies whose type the game says are decoded (models.ByKind)."""
+    if not isinstance(kind, str) or kind not in types:
+        raise ServiceError(400, "malformed_request", f"The request is malformed: Expected one of "
+                                                     f"{', '.join(map(repr, types))} - at `{where}` (in the body).")
+    return decoded(value, types[kind])
 
 
 def _whole_numbers(value: Any) -> Any:
@@ -125,4 +146,5 @@ class HeadAsGet(Litestar):
             (waiting if message.done() else message).cancel()
             return message.result() if message.done() else {"type": "http.disconnect"}
 
-        await super().__call__({**scope, "method": "GET"}, gone_once_answered, headers_only)  # type: ignore[typeddict-item]
+        await super().__call__({**scope, "method": "GET", "head": True},  # type: ignore[typeddict-item]
+                               gone_once_answered, headers_only)

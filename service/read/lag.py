@@ -4,9 +4,10 @@ the oldest feed entry the projectors have not finished. Feed ids are Redis times
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
-from redis.asyncio import Redis
+from redis.asyncio import Redis, RedisCluster
 
 from service.store.streams import EventStore
 
@@ -51,11 +52,15 @@ async def projection_lag(redis: Redis, store: EventStore) -> list[FeedLag]:
     stream; an entry left by a dead projector counts until a peer has claimed and projected it,
     and so does a game that cannot be projected at all."""
     script = redis.register_script(_OLDEST)
-    async with redis.pipeline(transaction=False) as pipe:
-        pipe.time()
-        for feed in store.feed_keys():
-            await script(keys=[feed], args=[GROUP], client=pipe)
-        (seconds, micros), *rows = await pipe.execute()
+    if isinstance(redis, RedisCluster):  # whose pipelines take neither TIME nor scripts: side by side
+        (seconds, micros), *rows = await asyncio.gather(
+            redis.time(), *(script(keys=[feed], args=[GROUP]) for feed in store.feed_keys()))
+    else:
+        async with redis.pipeline(transaction=False) as pipe:
+            pipe.time()
+            for feed in store.feed_keys():
+                await script(keys=[feed], args=[GROUP], client=pipe)
+            (seconds, micros), *rows = await pipe.execute()
     now_ms = seconds * 1000 + micros // 1000
     lags = []
     for partition, (oldest_pending, oldest_unread, pending, consumers) in enumerate(rows):

@@ -13,6 +13,7 @@ from typing import TextIO
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from service.store.connection import connect
 from service.store.streams import EventStore
 
 from .models import (
@@ -150,7 +151,7 @@ def run_rebuild(redis_url: str | None, prefix: str, partitions: int, *, concurre
                          f"try {', '.join(sorted(code_versions(PROJECTIONS)))}.")
 
     async def main() -> dict:
-        redis = Redis.from_url(redis_url)
+        redis = connect(redis_url)
         try:
             store = EventStore(redis, prefix=prefix, partitions=partitions)
             totals = await rebuild(redis, store, names=names, mode=FORCE, concurrency=concurrency,

@@ -8,19 +8,88 @@ caller answers 503.
 
 The pool is bounded (`pool_size`) and blocking: a burst of requests beyond it waits for a
 connection, at most `timeout_s`, instead of failing at once (redis-py's default pool raises as
-soon as its 100 connections are in use); a wait that times out is a 503 like any Redis failure."""
+soon as its 100 connections are in use); a wait that times out is a 503 like any Redis failure.
+
+Redis Cluster: `REDIS_URL` may name any node of a cluster; every client made here asks that node
+once (`INFO cluster`) and makes a RedisCluster client when it is one, with the same timeouts and
+retries (its pools are per node, `pool_size` each, and fail at once when full: a 503 too). Every
+key of a game shares its feed partition's hash tag, so its scripts and transactions stay in one
+slot. RQ does not support Redis Cluster: the queue lives on a plain Redis, `queue_url`."""
 
 from __future__ import annotations
 
-import os
+import asyncio
+import logging
+from contextlib import asynccontextmanager
+from functools import cache
 
-from redis.asyncio import BlockingConnectionPool, Redis
+import redis
+from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
+from redis.asyncio.cluster import ClusterPipeline
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.retry import Retry as SyncRetry
 
-TIMEOUT_S = float(os.environ.get("PANTHEON_REDIS_TIMEOUT_S", "5"))
-POOL_SIZE = int(os.environ.get("PANTHEON_REDIS_POOL", "64"))
+from service.config import value
+
+log = logging.getLogger(__name__)
+
+TIMEOUT_S: float = value("redis_timeout_s")  # PANTHEON_REDIS_TIMEOUT_S, read once at import
+POOL_SIZE: int = value("redis_pool")  # PANTHEON_REDIS_POOL
 RETRIES = 2
+
+
+class ClusterWithoutQueue(ValueError):
+    """REDIS_URL names a Redis Cluster and PANTHEON_QUEUE_URL is not set."""
+
+
+class BoundedCluster(RedisCluster):
+    """A RedisCluster whose commands and pipelines wait (at most `wait_s`) for one of `bound`
+    turns, like the single Redis's blocking pool: redis-py's cluster pools refuse a command at once
+    when a node's connections are all in use. A wait that times out fails as never sent."""
+
+    def __init__(self, *args, bound: int, wait_s: float, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._turns, self._wait_s = asyncio.Semaphore(bound), wait_s
+
+    @asynccontextmanager
+    async def turn(self):
+        try:
+            await asyncio.wait_for(self._turns.acquire(), self._wait_s)
+        except TimeoutError:
+            raise RedisConnectionError("No connection available (the cluster client's turns stayed busy)") from None
+        try:
+            yield
+        finally:
+            self._turns.release()
+
+    async def execute_command(self, *args, **kwargs):
+        async with self.turn(), _closed_under_it():
+            return await super().execute_command(*args, **kwargs)
+
+    def pipeline(self, transaction=None, shard_hint=None) -> ClusterPipeline:
+        super().pipeline(transaction, shard_hint)  # its checks
+        return _BoundedPipeline(self, transaction)
+
+
+class _BoundedPipeline(ClusterPipeline):
+    async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True):
+        async with self.cluster_client.turn(), _closed_under_it():
+            return await super().execute(raise_on_error, allow_redirections)
+
+
+@asynccontextmanager
+async def _closed_under_it():
+    """redis-py 8.1's asyncio cluster client can close a connection that another command is still
+    opening when a node fails (AttributeError: 'NoneType' object has no attribute 'writelines'):
+    a lost connection (a 503, `outcome_unknown` on a write), not a bug of the caller (a 500)."""
+    try:
+        yield
+    except AttributeError as error:
+        if "'NoneType'" not in str(error):
+            raise
+        raise RedisConnectionError(f"a cluster connection was closed while in use ({error})") from error
 
 
 def connection_options(timeout_s: float = TIMEOUT_S) -> dict:
@@ -29,15 +98,72 @@ def connection_options(timeout_s: float = TIMEOUT_S) -> dict:
             "retry": Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.2), RETRIES)}
 
 
-def connect(url: str, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE) -> Redis:
+def _sync_options(timeout_s: float) -> dict:
+    return {"socket_timeout": timeout_s, "socket_connect_timeout": min(timeout_s, 2.0),
+            "retry": SyncRetry(ExponentialWithJitterBackoff(base=0.01, cap=0.2), RETRIES)}
+
+
+@cache
+def _cluster(url: str) -> bool:
+    with redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2) as client:
+        return client.info("cluster").get("cluster_enabled") == 1
+
+
+def is_cluster(url: str) -> bool:
+    """Whether `url` names a node of a Redis Cluster (asked once per process; a Redis that cannot be
+    reached now is taken for a single one, and asked again next time)."""
+    try:
+        return _cluster(url)
+    except (redis.RedisError, OSError) as error:
+        log.warning("could not ask %s whether it is a Redis Cluster (%r); taking it for a single Redis",
+                    redis.connection.parse_url(url).get("host", url), error)
+        return False
+
+
+def queue_url(redis_url: str, queue: str | None) -> str:
+    """The plain Redis of the RQ queue (and of what else cannot live on a cluster): `queue`
+    (PANTHEON_QUEUE_URL) when set, else `redis_url` unless that is a cluster."""
+    if queue:
+        return queue
+    if is_cluster(redis_url):
+        raise ClusterWithoutQueue("REDIS_URL names a Redis Cluster, which RQ (the AI turns' queue) does not "
+                                  "support: set PANTHEON_QUEUE_URL to a plain Redis for the queue")
+    return redis_url
+
+
+def connect(url: str, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE) -> Redis | RedisCluster:
     """An asyncio Redis client for `url` whose commands fail after `timeout_s` without an answer, and
-    that waits up to `timeout_s` for one of its `pool_size` connections."""
+    that waits up to `timeout_s` for one of its `pool_size` connections (on a cluster: `pool_size`
+    per node)."""
+    if is_cluster(url):  # a node's pool has room for every turn (a command waits for a turn instead)
+        return BoundedCluster.from_url(url, max_connections=pool_size + 8, bound=pool_size, wait_s=timeout_s,
+                                       **connection_options(timeout_s))
     pool = BlockingConnectionPool.from_url(url, max_connections=pool_size, timeout=timeout_s,
                                            **connection_options(timeout_s))
     return Redis.from_pool(pool)
 
 
-def connect_one(url: str, *, timeout_s: float = TIMEOUT_S) -> Redis:
+def connect_node(host: str, port: int, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE) -> Redis:
+    """A plain asyncio client of one node of a Redis Cluster (its own bounded pool), for what must
+    run on one connection of that node: an append followed by its WAIT."""
+    pool = BlockingConnectionPool(host=host, port=port, max_connections=pool_size, timeout=timeout_s,
+                                  **connection_options(timeout_s))
+    return Redis.from_pool(pool)
+
+
+def connect_one(url: str, *, timeout_s: float = TIMEOUT_S) -> Redis | RedisCluster:
     """A client with one connection of its own, for a loop that blocks on Redis (XREAD) and must
-    neither wait for nor hold a connection of the shared pool."""
+    neither wait for nor hold a connection of the shared pool (on a cluster: a client of its own,
+    with a connection per hash slot it reads at once, one per feed partition at most)."""
+    if is_cluster(url):
+        return RedisCluster.from_url(url, max_connections=value("partitions"), **connection_options(timeout_s))
     return Redis.from_url(url, single_connection_client=True, **connection_options(timeout_s))
+
+
+def connect_sync(url: str, *, timeout_s: float = TIMEOUT_S, **options) -> redis.Redis | redis.RedisCluster:
+    """A synchronous client for `url` (a RedisCluster on a cluster), with the same timeouts;
+    `options` override them."""
+    options = {**_sync_options(timeout_s), **options}
+    if is_cluster(url):
+        return redis.RedisCluster.from_url(url, **options)
+    return redis.Redis.from_url(url, **options)

@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 
-from redis.asyncio import Redis
+from redis.asyncio import Redis, RedisCluster
+from redis.crc import key_slot
 from redis.exceptions import RedisError
 
 from .codec import UNPACK_ENVELOPE, Envelope
@@ -159,16 +160,23 @@ class Fanout:
             await self._joined.wait()
             return
         moved: dict[Channel, list[Envelope]] = {}
-        for streams in self._slots({key: f"{c.version}-1" for key, c in followed.items()}):
-            for key, entries in await self.redis.xread(streams, count=COUNT, block=BLOCK_MS) or []:
+        reads = [self.redis.xread(streams, count=COUNT, block=BLOCK_MS)
+                 for streams in self._slots({key: f"{c.version}-1" for key, c in followed.items()})]
+        for reply in await asyncio.gather(*reads):  # on a cluster, one XREAD per hash slot, side by side
+            for key, entries in reply or []:
                 moved[followed[key.decode()]] = [UNPACK_ENVELOPE.decode(fields[b"e"]) for _, fields in entries]
         if moved:
             await self._publish(moved)
 
     def _slots(self, streams: dict[str, str]) -> list[dict[str, str]]:
-        """The XREADs that cover `streams`: one on a single Redis. Redis Cluster would need one per
-        hash slot (group the keys by their `{prefix:pN}` tag; the cluster issue's)."""
-        return [streams]
+        """The XREADs that cover `streams`: one on a single Redis, one per hash slot on a Redis
+        Cluster (a game's keys carry its feed partition's tag, so at most one per partition)."""
+        if not isinstance(self.redis, RedisCluster):
+            return [streams]
+        slots: dict[int, dict[str, str]] = {}
+        for key, after in streams.items():
+            slots.setdefault(key_slot(key.encode()), {})[key] = after
+        return list(slots.values())
 
     async def _publish(self, moved: dict[Channel, list[Envelope]]) -> None:
         """Hand each game its new envelopes, with its status: one round trip for all of them."""

@@ -5,16 +5,26 @@ partitioned feed. All keys of a game share one Redis Cluster hash tag (its feed 
 from __future__ import annotations
 
 import json
+import time
 import uuid
 import zlib
 from dataclasses import dataclass
 
-from redis.asyncio import Redis
+from redis.asyncio import Redis, RedisCluster
+from redis.exceptions import RedisError, ResponseError
+
+from service.config import value
 
 from .codec import PACK, UNPACK_ENVELOPE, Envelope
+from .connection import connect_node
+
+WAIT_REPLICAS: int | None = value("wait_replicas")  # PANTHEON_WAIT_REPLICAS (None: auto), read once at import
+WAIT_TIMEOUT_MS: int = value("wait_timeout_ms")  # PANTHEON_WAIT_TIMEOUT_MS
+REPLICAS_TTL_S = 5.0  # how long a master's count of replicas (INFO replication) is taken as known
 
 # KEYS: events stream, meta hash, the idempotency key's own string key (unused without a key),
-#       feed stream, this append's receipt (a key that says, for a minute, that it went through),
+#       feed stream, this append's receipt (a key that says, for a minute, that it went through; a replay
+#       writes it too, so that a WAIT after it covers the first append),
 #       the partition's awaiting hash (game -> "version|seat|since ms": whom each running game awaits).
 # ARGV: expected version, '1' with an idempotency key ('' without), outcome to remember, game id,
 #       last hash, seconds the key is remembered, the seat awaited after these events ('' once the
@@ -25,7 +35,11 @@ local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local keyed = ARGV[2] ~= ''
 if keyed then
   local prior = redis.call('GET', KEYS[3])
-  if prior then return {'duplicate', prior} end
+  if prior then
+    -- a write of this connection's own after the first append's: a WAIT that follows confirms both
+    redis.call('SET', KEYS[5], 'replay', 'EX', 60)
+    return {'duplicate', prior}
+  end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
 local m = tonumber(ARGV[8])
@@ -70,6 +84,7 @@ local invite = redis.call('HGET', KEYS[1], 'invite:' .. ARGV[1])
 if invite and invite ~= ARGV[3] then return 'invite' end
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'token:' .. ARGV[2], ARGV[1])
 redis.call('HDEL', KEYS[1], 'invite:' .. ARGV[1])
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
 if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[5]) end
 return 'ok'
 """
@@ -81,7 +96,15 @@ local old = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[1])
 if not old then return 'unclaimed' end
 redis.call('HDEL', KEYS[1], 'token:' .. old)
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2], 'token:' .. ARGV[2], ARGV[1])
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return 'ok'
+"""
+
+# KEYS: the game's meta hash. ARGV: a field. Deletes it and, if it was there, counts a revision.
+_DROP_META = """
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
+return 1
 """
 
 # KEYS: the partition's awaiting hash. ARGV: game, "version|seat|" of the awaited turn. Starts that
@@ -94,8 +117,23 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. (tonumber(now[1]) * 1000 + math.
 return 1
 """
 
+# The meta field counting the game's metadata revisions: every change of its metadata that appends no
+# event (a seat claimed or handed to the AI, a token replaced...) adds one in the same atomic step, so
+# that the stream version and this count together say whether anything about the game has changed
+# (HTTP ETags). Changes made with an append need none: the version moves.
+REV_FIELD = "rev"
+
 # How long an accepted command's idempotency key is remembered by default (PANTHEON_IDEMPOTENCY_TTL_S).
 IDEMPOTENCY_TTL_S = 24 * 3600
+
+
+class ReplicationUnconfirmed(RedisError):
+    """The append is on the master but fewer replicas than required confirmed it in time: it may
+    or may not survive a failover (answered 503 `outcome_unknown`, never as acknowledged)."""
+
+    def __init__(self, wanted: int, confirmed: int) -> None:
+        super().__init__(f"{confirmed} of {wanted} replicas confirmed the append in time")
+        self.wanted, self.confirmed = wanted, confirmed
 
 
 class VersionConflict(Exception):
@@ -132,18 +170,28 @@ class GameKeys:
         return f"{self.idempotency}:{key}"
 
 
+def _name(client: Redis) -> str:
+    kwargs = client.connection_pool.connection_kwargs
+    return f"{kwargs.get('host')}:{kwargs.get('port')}:{kwargs.get('db', 0)}:{kwargs.get('path', '')}"
+
+
 class EventStore:
     """Append and read events of games; `partitions` feed streams for the projectors."""
 
     def __init__(self, redis: Redis, prefix: str = "pantheon", partitions: int = 16, *,
-                 idempotency_ttl_s: int = IDEMPOTENCY_TTL_S) -> None:
+                 idempotency_ttl_s: int = IDEMPOTENCY_TTL_S, wait_replicas: int | None = WAIT_REPLICAS,
+                 wait_timeout_ms: int = WAIT_TIMEOUT_MS) -> None:
         self.redis = redis
+        self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
+        self._nodes: dict[str, Redis] = {}  # on a cluster: a plain client per master, for append + WAIT
+        self._replicas: dict[str, tuple[float, int]] = {}  # node -> (when asked, connected replicas)
         self.prefix = prefix
         self.partitions = partitions
         self.idempotency_ttl_s = idempotency_ttl_s
         self._append = redis.register_script(_APPEND)
         self._claim = redis.register_script(_CLAIM)
         self._reissue = redis.register_script(_REISSUE)
+        self._drop_meta = redis.register_script(_DROP_META)
         self._touch_awaiting = redis.register_script(_TOUCH_AWAITING)
 
     def partition(self, game: str) -> int:
@@ -181,16 +229,83 @@ class EventStore:
         args += [PACK.encode(e) for e in envelopes]
         idem, receipt = k.idempotency_key(idempotency_key or ""), f"{k.receipts}:{uuid.uuid4().hex}"
         awaiting_key = self.awaiting_key(self.partition(game))
-        status, value = await self._append(keys=[k.events, k.meta, idem, k.feed, receipt, awaiting_key], args=args)
+        status, value, wanted, confirmed = await self._append_replicated(
+            [k.events, k.meta, idem, k.feed, receipt, awaiting_key], args)
         if status == b"conflict":
             # The client library resends a command whose connection failed; if this very append
             # went through the first time, its receipt says so (and the events are ours).
             if await self.redis.exists(receipt):
+                if wanted:  # this connection's WAIT says nothing of the first attempt's write
+                    raise ReplicationUnconfirmed(wanted, 0)
                 return Appended(version=expected_version + len(envelopes))
             raise VersionConflict(int(value))
+        if status in (b"ok", b"duplicate") and confirmed < wanted:  # a replay too: the first may be unreplicated
+            raise ReplicationUnconfirmed(wanted, confirmed)
         if status == b"duplicate":
             return Appended(version=-1, duplicate=True, outcome=value)
         return Appended(version=int(value))
+
+    async def _append_replicated(self, keys: list[str], args: list) -> tuple[bytes, bytes, int, int]:
+        """Run the append script; when replicas are wanted, followed by WAIT on the same connection
+        (in one pipeline: WAIT counts only the writes of its own connection). On a Redis Cluster
+        that connection is one of the slot's master, from a plain client of that node; a slot
+        that moved meanwhile (MOVED: nothing written) is tried once more on its new master.
+        (status, value, replicas wanted, replicas that confirmed)."""
+        for attempt in (1, 2):
+            client = await self._master_of(keys[0])
+            wanted = await self._wanted(client)
+            if not wanted:
+                status, value = await self._append(keys=keys, args=args, client=client)
+                return status, value, 0, 0
+            try:
+                async with client.pipeline(transaction=False) as pipe:
+                    await self._append(keys=keys, args=args, client=pipe)
+                    pipe.execute_command("WAIT", wanted, self.wait_timeout_ms)
+                    (status, value), confirmed = await pipe.execute()
+                return status, value, wanted, int(confirmed)
+            except ResponseError as error:
+                if not str(error).startswith(("MOVED", "ASK")) or attempt == 2:
+                    raise
+                await self._relearn_slots()
+            except RedisError:
+                await self._relearn_slots()  # a master gone: its replica may be promoted by the next append
+                raise
+        raise AssertionError("unreachable")
+
+    async def _master_of(self, key: str) -> Redis:
+        if not isinstance(self.redis, RedisCluster):
+            return self.redis
+        await self.redis.initialize()  # learns the slots once (a no-op after)
+        node = self.redis.get_node_from_key(key)
+        client = self._nodes.get(node.name)
+        if client is None:
+            client = self._nodes[node.name] = connect_node(node.host, node.port)
+        return client
+
+    async def _relearn_slots(self) -> None:
+        if isinstance(self.redis, RedisCluster):
+            try:
+                await self.redis.nodes_manager.initialize()
+            except RedisError:
+                pass
+
+    async def _wanted(self, client: Redis) -> int:
+        """Replicas the append waits for: the setting, or (auto) one if the master has one now
+        (INFO replication, asked again every REPLICAS_TTL_S)."""
+        if self.wait_replicas is not None:
+            return self.wait_replicas
+        name = _name(client)
+        asked, count = self._replicas.get(name, (0.0, 0))
+        if time.monotonic() - asked > REPLICAS_TTL_S:
+            count = int((await client.info("replication")).get("connected_slaves", 0))
+            self._replicas[name] = (time.monotonic(), count)
+        return min(count, 1)
+
+    async def close_nodes(self) -> None:
+        """Close the clients of the cluster's masters (the caller closes `redis`)."""
+        for client in self._nodes.values():
+            await client.aclose()
+        self._nodes.clear()
 
     async def awaited(self, game: str) -> tuple[int, int, float] | None:
         """Whom the game awaits as the store recorded it: (version, seat, since in seconds), or None."""
@@ -221,7 +336,15 @@ class EventStore:
         return bool(await self.redis.exists(self.keys(game).meta))
 
     async def set_meta(self, game: str, **fields: str | int | bytes) -> None:
-        await self.redis.hset(self.keys(game).meta, mapping=fields)
+        """Set metadata fields and count a revision, in one step."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self.keys(game).meta, mapping=fields)
+            pipe.hincrby(self.keys(game).meta, REV_FIELD, 1)
+            await pipe.execute()
+
+    async def drop_meta(self, game: str, field: str) -> bool:
+        """Delete a metadata field and count a revision, in one step; False if it was not there."""
+        return bool(await self._drop_meta(keys=[self.keys(game).meta], args=[field]))
 
     async def meta(self, game: str) -> dict[str, bytes]:
         return {k.decode(): v for k, v in (await self.redis.hgetall(self.keys(game).meta)).items()}

@@ -27,10 +27,11 @@ async def state_at(games: GameService, game: str, at: int | None = None) -> tupl
     return len(envelopes), fold(decider, [decode_event(decider, e) for e in envelopes])
 
 
-async def events(games: GameService, game: str, after: int, viewer: int | None) -> list[dict]:
-    """The events after version `after`, each redacted for `viewer` (None: a spectator)."""
+async def events(games: GameService, game: str, after: int, viewer: int | None, limit: int | None = None) -> list[dict]:
+    """The events after version `after` (at most `limit`), each redacted for `viewer` (None: a spectator)."""
     decider = await games.decider(game)
-    return [public_envelope(decider, e, viewer) for e in await games.store.read(game, after)]
+    until = None if limit is None else after + limit
+    return [public_envelope(decider, e, viewer) for e in await games.store.read(game, after, until)]
 
 
 def public_envelope(decider: Decider, e: Envelope, viewer: int | None) -> dict:

@@ -82,7 +82,7 @@ async def take_back(games: GameService, game: str, seat: int) -> None:
     starts afresh (so an idle hand-over does not take it straight back)."""
     if seat_in(await games.meta(game), seat).type == "ai":
         raise ServiceError(409, "not_handed_over", f"Seat {seat} is an AI seat from the game's creation.")
-    if not await games.store.redis.hdel(games.store.keys(game).meta, f"ai:{seat}"):
+    if not await games.store.drop_meta(game, f"ai:{seat}"):
         raise ServiceError(409, "not_handed_over", f"Seat {seat} was not handed to the AI: a person plays it.")
     await _reschedule(games, game, seat, restart_clock=True)
 

@@ -104,11 +104,25 @@ class GameService:
         key = self.ended_key if ended else self.lobby_key
         return [g.decode() for g in await self.store.redis.zrevrange(key, 0, limit - 1)]
 
+    async def lobby_after(self, after: tuple[int, str] | None, count: int, *, ended: bool = False
+                          ) -> list[tuple[str, int]]:
+        """Up to `count` listed games (id, creation time), newest first, after the game `after`
+        (its creation time and id; None: from the newest). Ties in time are ordered by id, descending."""
+        key, redis = self.ended_key if ended else self.lobby_key, self.store.redis
+        if after is None:
+            found = await redis.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True)
+            return [(g.decode(), int(score)) for g, score in found]
+        at, game = after
+        ties = sorted((g.decode() for g in await redis.zrangebyscore(key, at, at)), reverse=True)
+        page = [(g, at) for g in ties if g < game][:count]
+        older = await redis.zrevrangebyscore(key, f"({at}", "-inf", start=0, num=count - len(page), withscores=True)
+        return page + [(g.decode(), int(score)) for g, score in older]
+
     async def delist_ended(self, game: str) -> None:
         """Move an ended game from the lobby to the ended games (if it was listed at all)."""
         score = await self.store.redis.zscore(self.lobby_key, game)
-        if score is not None:
-            async with self.store.redis.pipeline(transaction=True) as pipe:
-                pipe.zadd(self.ended_key, {game: score})
-                pipe.zrem(self.lobby_key, game)
-                await pipe.execute()
+        if score is not None:  # the two keys may be on two nodes of a Redis Cluster: no MULTI, but an order
+            # that never delists a game without listing it as ended (a failure between the two
+            # leaves it in both, and a retry finishes the move)
+            await self.store.redis.zadd(self.ended_key, {game: score})
+            await self.store.redis.zrem(self.lobby_key, game)

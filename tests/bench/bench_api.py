@@ -84,20 +84,20 @@ async def bare_rate(port: int, loops: int, seconds: float) -> float:
 
 
 def _command(awaiting: dict, options: dict | None) -> dict:
-    seat, decision = awaiting["seat"], awaiting["decision"]
+    decision = awaiting["decision"]
     if decision in ("action", "draw"):
-        return {"type": "draw_card", "seat": seat, "slot": None}
+        return {"type": "draw_card", "slot": None}
     o = options["options"]
     if decision == "choose_bonus":
-        return {"type": "choose_bonus", "seat": seat, "tile": o["tiles"][0]}
+        return {"type": "choose_bonus", "tile": o["tiles"][0]}
     if decision == "bonus_column":
-        return {"type": "place_column", "seat": seat, "hex": o["hexes"][0]}
+        return {"type": "place_column", "hex": o["hexes"][0]}
     if decision == "sacrifice":
-        return {"type": "improve_sacrifice", "seat": seat, "kind": o["kinds"][0]}
+        return {"type": "improve_sacrifice", "kind": o["kinds"][0]}
     if decision == "reserve_choice":
-        return {"type": "choose_reserve", "seat": seat, "piece": "foot"}
+        return {"type": "choose_reserve", "piece": "foot"}
     if decision == "gallia":
-        return {"type": "gallia_choice", "seat": seat, "choice": "draw"}
+        return {"type": "gallia_choice", "choice": "draw"}
     if decision == "discard":
         hand = o["hand"]
         cards, left = {}, o["count"]
@@ -105,8 +105,8 @@ def _command(awaiting: dict, options: dict | None) -> dict:
             take = min(n, left)
             if take:
                 cards[card], left = take, left - take
-        return {"type": "discard", "seat": seat, "cards": cards}
-    return {"type": "pass", "seat": seat}
+        return {"type": "discard", "cards": cards}
+    return {"type": "pass"}
 
 
 async def game_latencies(port: int, games: int, seconds: float, think: float = 0.0) -> tuple[list[float], float]:

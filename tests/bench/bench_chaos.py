@@ -148,6 +148,7 @@ async def human_player(run: Run, client: httpx.AsyncClient, referee: GameService
                 break
             seat = state.agenda[0].seat
             command, key = msgspec.to_builtins(random_command(state, seat, rnd)), f"h{number}-{game}-{n}"
+            command.pop("seat")  # the token says it
             answer = await request(run, client, "POST", f"/games/{game}/commands", json=command,
                                    headers={"Authorization": f"Bearer {tokens[seat]}", "Idempotency-Key": key})
             if answer.status_code == 201:

@@ -22,7 +22,7 @@ from uvicorn.server import ServerState
 from service.config import Settings
 from service.http.server import guarded_protocol
 
-BODY = b'{"type": "draw_card", "seat": 0, "slot": null}'
+BODY = b'{"type": "draw_card", "slot": null}'
 REQUEST = (b"POST /games/g/commands HTTP/1.1\r\nHost: 127.0.0.1:8000\r\nAccept: */*\r\n"
            b"Authorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: "
            + str(len(BODY)).encode() + b"\r\n\r\n" + BODY)

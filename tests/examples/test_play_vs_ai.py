@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import httpx
-from redis.asyncio import Redis
 
+from service.store.connection import connect
 from service.store.streams import EventStore
 from tests.service.live import live_api
 from tests.service.private_redis import needs_redis_server, private_server
@@ -61,7 +61,7 @@ def test_the_example_client_plays_a_game_against_the_ai_through_redis_faults_and
 
 
 async def _envelopes(url: str, game: str):
-    client = Redis.from_url(url)
+    client = connect(url)
     try:
         return await EventStore(client, prefix="example", partitions=4).read(game)
     finally:

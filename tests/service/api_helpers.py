@@ -8,11 +8,11 @@ from contextlib import asynccontextmanager
 
 import httpx
 import msgspec
-from redis.asyncio import Redis
 
-from domain.pantheon.random_play import random_command
+from domain import games
 from service.config import QuotaSettings
 from service.http.app import create_app
+from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService
 
@@ -59,7 +59,7 @@ def api_client(redis_url: str, prefix: str, **options):
 async def referee_service(redis_url: str, prefix: str):
     """The test's own service on the same keys: it reads the whole state only to pick legal
     commands for the random player, as a referee would; everything under test goes over HTTP."""
-    redis = Redis.from_url(redis_url)
+    redis = connect(redis_url)
     try:
         yield GameService(EventStore(redis, prefix=prefix, partitions=PARTITIONS))
     finally:
@@ -70,9 +70,12 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-async def new_game(client, seats=("human", "human")) -> tuple[str, str, list[str]]:
-    """Create a game and claim its human seats: (game, admin token, seat tokens by seat)."""
-    body = {"seats": [{"type": s} for s in seats]}
+async def new_game(client, seats=("human", "human"), kind: str | None = None,
+                   options: dict | None = None) -> tuple[str, str, list[str]]:
+    """Create a game (of the default kind unless told) and claim its human seats: (game, admin
+    token, seat tokens by seat)."""
+    body = {"seats": [{"type": s} for s in seats], **({"kind": kind} if kind else {}),
+            **({"options": options} if options is not None else {})}
     created = await client.post("/games", json=body)
     assert created.status_code == 201, created.text
     game = created.json()["game"]
@@ -92,7 +95,14 @@ async def next_command(client, referee: GameService, game: str, rnd: random.Rand
         return None
     seat = detail["awaiting"]["seat"]
     _, state = await referee.state_at(game)
-    return seat, msgspec.to_builtins(random_command(state, seat, rnd)), detail["version"]
+    return seat, wire(games.get(detail["kind"]).random_command(state, seat, rnd)), detail["version"]
+
+
+def wire(command) -> dict:
+    """A seat's command as a client sends it: without `seat` (the token says it)."""
+    body = msgspec.to_builtins(command)
+    body.pop("seat", None)
+    return body
 
 
 async def play(client, referee: GameService, game: str, tokens: list[str], seed: int = 1,

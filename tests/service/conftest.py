@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from redis.asyncio import Redis
 
+from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 async def store(redis_url, prefix):
-    client = Redis.from_url(redis_url)
+    client = connect(redis_url)
     yield EventStore(client, prefix=prefix, partitions=4)
     await client.aclose()
 
@@ -49,3 +49,16 @@ def start_projector(env):
         if process.poll() is None:
             process.kill()
             process.communicate()
+
+
+@pytest.fixture
+def own_cluster(tmp_path):
+    """A local Redis Cluster of the test's own (scripts/redis-cluster: 3 masters, 3 replicas), for
+    tests that fault it or run roles on it: (a node's URL, its directory)."""
+    where = tmp_path / "cluster"
+    script = str(ROOT / "scripts" / "redis-cluster")
+    node = subprocess.run([script, "start", str(where)], check=True, capture_output=True, text=True).stdout.strip()
+    try:
+        yield node, where
+    finally:
+        subprocess.run([script, "stop", str(where)], check=False)

@@ -42,24 +42,33 @@ def live_api_process(redis_url: str, prefix: str, **env: str) -> Iterator[tuple[
     environment = dict(os.environ, REDIS_URL=redis_url, PANTHEON_PORT=str(port), PANTHEON_PREFIX=prefix,
                        PANTHEON_FEED_PARTITIONS="4", **RELAXED_ENV)
     environment.update(env)
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "api"], cwd=ROOT, env=environment,
+    with running("api", environment, port) as started:
+        yield started
+
+
+@contextmanager
+def running(role: str, environment: dict[str, str], port: int, *, timeout_s: float = 30,
+            stop_s: float = 10) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`pantheon <role>` (api or serve) with exactly this environment, listening on `port`: its base URL
+    and process once it is ready, until the block ends (then terminated, killed if it lingers)."""
+    process = subprocess.Popen([sys.executable, "-m", "service.cli", role], cwd=ROOT, env=environment,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + timeout_s
         while True:
             try:
                 if httpx.get(f"{base}/health/ready", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
-            assert process.poll() is None and time.monotonic() < deadline, "the API did not start"
+            assert process.poll() is None and time.monotonic() < deadline, f"pantheon {role} did not become ready"
             time.sleep(0.05)
         yield base, process
     finally:
         process.terminate()
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=stop_s)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

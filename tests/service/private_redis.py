@@ -62,10 +62,15 @@ class PrivateRedis:
 
 @contextmanager
 def private_server() -> Iterator[PrivateRedis]:
+    """A private redis-server, which also holds the queue: a PANTHEON_QUEUE_URL of the run (the
+    cluster pass's) is hidden while it runs, from this process and the roles it starts."""
     server = PrivateRedis()
     server.start()
+    queue = os.environ.pop("PANTHEON_QUEUE_URL", None)
     try:
         yield server
     finally:
+        if queue is not None:
+            os.environ["PANTHEON_QUEUE_URL"] = queue
         server.kill()
         shutil.rmtree(server.dir, ignore_errors=True)

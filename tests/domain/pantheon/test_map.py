@@ -330,6 +330,9 @@ def test_the_svg_draws_one_symbol_per_column_site_and_one_polygon_per_hex(board)
     root = parse(render_svg(board))
     assert len(by_class(root, "column-site")) == len(board.column_sites) == 28
     assert len(by_class(root, "hex")) == len(board.hexes)
+    # a client finds a hex named by its coordinates (as views and choices name them)
+    assert {(int(e.get("data-q")), int(e.get("data-r"))) for e in by_class(root, "hex")} == \
+        {(h.q, h.r) for h in board.hexes}
 
 
 def test_the_svg_shows_the_marks_of_loot_hexes_and_colours_water(board):

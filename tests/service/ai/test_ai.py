@@ -8,8 +8,6 @@ import sys
 import time
 
 import pytest
-import redis
-from redis.asyncio import Redis
 
 from domain.pantheon import PANTHEON
 from service.ai.scheduler import Scheduler, TurnNotifier, turn_key
@@ -17,6 +15,7 @@ from service.ai.sweeper import Sweeper
 from service.ai.worker import play_ai_turn
 from service.audit.archive import load_export
 from service.audit.checks import audit as audit_report
+from service.store.connection import connect, connect_sync
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec
 
@@ -33,7 +32,7 @@ def worker(redis_url: str, prefix: str, **env: str) -> subprocess.Popen:
 
 
 async def create(redis_url: str, prefix: str, seats: list[SeatSpec], schedule: bool = True) -> str:
-    client = Redis.from_url(redis_url)
+    client = connect(redis_url)
     notifier = TurnNotifier(Scheduler(redis_url, prefix, PARTITIONS), client) if schedule else None
     service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS), on_awaiting=notifier)
     game = (await service.create("pantheon", {}, seats)).game
@@ -42,7 +41,7 @@ async def create(redis_url: str, prefix: str, seats: list[SeatSpec], schedule: b
 
 
 async def state_of(redis_url: str, prefix: str, game: str):
-    client = Redis.from_url(redis_url)
+    client = connect(redis_url)
     service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS))
     try:
         return await service.state_at(game), await service.store.read(game)
@@ -52,7 +51,7 @@ async def state_of(redis_url: str, prefix: str, game: str):
 
 def header_of(redis_url: str, prefix: str, game: str):
     async def load():
-        client = Redis.from_url(redis_url)
+        client = connect(redis_url)
         try:
             return (await load_export(EventStore(client, prefix=prefix, partitions=PARTITIONS), game))[0]
         finally:
@@ -67,12 +66,12 @@ def stop(workers: list[subprocess.Popen]) -> None:
         w.wait(timeout=30)
 
 
-def wait_for(condition, timeout: float) -> None:
+def wait_for(condition, timeout: float, every: float = 0.1) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
             return
-        time.sleep(0.1)
+        time.sleep(every)
     raise AssertionError("timed out")
 
 
@@ -90,11 +89,12 @@ def test_the_same_ai_turn_run_twice_applies_once(redis_url, prefix):
     assert batch[0].provenance["rng"] == turn_key(game, version, seat) and batch[0].provenance["budget"]
 
 
-def test_a_four_seat_all_ai_game_is_played_to_its_end_through_the_api_and_the_workers(redis_url, prefix):
+def _all_ai_game(redis_url: str, prefix: str, body: dict) -> tuple[dict, dict]:
+    """A game created with `body` (AI seats only), played to its end by two real workers: its
+    status and its audit."""
     async def play() -> tuple[dict, dict]:
         async with api_client(redis_url, prefix) as client:
-            seats = [{"type": "ai", "level": level} for level in ("random", "greedy", "random", "greedy")]
-            created = await client.post("/games", json={"seats": seats})
+            created = await client.post("/games", json=body)
             assert created.status_code == 201, created.text
             game = created.json()["game"]
             deadline = time.monotonic() + 600
@@ -105,9 +105,14 @@ def test_a_four_seat_all_ai_game_is_played_to_its_end_through_the_api_and_the_wo
 
     workers = [worker(redis_url, prefix), worker(redis_url, prefix)]
     try:
-        detail, audit = asyncio.run(play())
+        return asyncio.run(play())
     finally:
         stop(workers)
+
+
+def test_a_four_seat_all_ai_game_is_played_to_its_end_through_the_api_and_the_workers(redis_url, prefix):
+    seats = [{"type": "ai", "level": level} for level in ("random", "greedy", "random", "greedy")]
+    detail, audit = _all_ai_game(redis_url, prefix, {"seats": seats})
     assert detail["status"] == "finished" and detail["outcome"]["winners"]
     assert audit["ok"], audit  # the seed, the chain, every command re-decided, AI views, the scores
     assert {c["name"]: c["ok"] for c in audit["checks"]}["ai_views"] is True
@@ -194,7 +199,7 @@ def test_a_person_takes_back_a_seat_handed_to_the_ai_and_the_queued_ai_turn_then
 
 def test_a_seat_idle_past_the_games_limit_is_handed_to_the_ai_so_the_game_goes_on(redis_url, prefix):
     async def create_idle() -> str:
-        client = Redis.from_url(redis_url)
+        client = connect(redis_url)
         service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS),
                               on_awaiting=TurnNotifier(Scheduler(redis_url, prefix, PARTITIONS), client))
         try:  # the API's limit is at least 10 s; the service takes 1 s to keep the test short
@@ -213,21 +218,23 @@ def test_a_seat_idle_past_the_games_limit_is_handed_to_the_ai_so_the_game_goes_o
     _, envelopes = asyncio.run(state_of(redis_url, prefix, game))
     turn = [e for e in envelopes if e.version == version + 1][0]
     assert turn.seat == seat and turn.provenance["bot"] == "greedy"
-    assert redis.Redis.from_url(redis_url).hget(Scheduler(redis_url, prefix, PARTITIONS).meta_key(game),
-                                                f"ai:{seat}") == b"greedy"
+    meta = connect_sync(redis_url).hgetall(Scheduler(redis_url, prefix, PARTITIONS).meta_key(game))
+    assert meta[f"ai:{seat}".encode()] == b"greedy"
+    assert meta[b"rev"] == b"1"  # a metadata revision: HTTP ETags of the game change (no event is appended)
 
 
 def test_a_worker_killed_mid_turn_leaves_the_turn_to_be_played_after_all(redis_url, prefix):
-    client = redis.Redis.from_url(redis_url)
     scheduler = Scheduler(redis_url, prefix, PARTITIONS)
-    for _ in range(5):  # the kill must land while the strong bot thinks: retry if the turn was too quick
+    client = connect_sync(scheduler.queue_url)  # RQ's jobs are on the queue's Redis
+    for _ in range(12):  # the kill must land while the strong bot thinks: retry if the turn was too quick
         game = asyncio.run(create(redis_url, prefix, [SeatSpec(type="ai", level="strong")] * 2, schedule=False))
         (version, state), _ = asyncio.run(state_of(redis_url, prefix, game))
         seat = state.agenda[0].seat
         doomed = worker(redis_url, prefix, PANTHEON_AI_LEASE_S="1")
         scheduler.enqueue(game, version, seat)
         job_key = f"rq:job:{prefix}-{turn_key(game, version, seat)}"
-        wait_for(lambda: client.hget(job_key, "status") in (b"started", b"finished"), timeout=60)
+        # polled often: on a busy machine a quick first decision is over between two slow polls
+        wait_for(lambda: client.hget(job_key, "status") in (b"started", b"finished"), timeout=60, every=0.005)
         doomed.send_signal(signal.SIGKILL)
         doomed.wait()
         if asyncio.run(state_of(redis_url, prefix, game))[0][0] == version:
@@ -243,3 +250,19 @@ def test_a_worker_killed_mid_turn_leaves_the_turn_to_be_played_after_all(redis_u
     _, envelopes = asyncio.run(state_of(redis_url, prefix, game))
     assert len([e for e in envelopes if e.idempotency_key == turn_key(game, version, seat) and e.cause]) == 1
     client.close()
+
+
+def test_a_pergamon_game_of_ai_seats_at_every_level_is_played_to_its_end_by_the_workers(redis_url, prefix):
+    seats = [{"type": "ai", "level": level} for level in ("random", "greedy", "strong")]
+    detail, audit = _all_ai_game(redis_url, prefix, {"kind": "pergamon", "seats": seats,
+                                                     "options": {"vp_visibility": "secret"}})
+    assert detail["kind"] == "pergamon" and detail["outcome"]["winners"] and len(detail["outcome"]["places"]) == 3
+    assert [s["level"] for s in detail["seats"]] == ["random", "greedy", "strong"]
+    assert audit["ok"], audit  # every AI command re-decided, and decided from exactly its seat's knowledge
+    assert {c["name"]: c["ok"] for c in audit["checks"]}["ai_views"] is True
+    (_, state), envelopes = asyncio.run(state_of(redis_url, prefix, detail["game"]))
+    bots = {e.provenance["bot"] for e in envelopes if e.provenance}
+    assert bots == {"random", "greedy", "strong"}
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
+    Sweeper(scheduler).sweep()
+    assert scheduler.redis.hlen(scheduler.turns_key) == 0

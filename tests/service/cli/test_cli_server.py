@@ -6,17 +6,16 @@ import random
 
 import msgspec
 import pytest
-import redis
-from redis.asyncio import Redis
 
 from domain.pantheon.random_play import random_command
 from service.cli.commands import main
+from service.store.connection import connect, connect_sync
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec
 
 
 async def finished_game(redis_url, prefix):
-    client = Redis.from_url(redis_url)
+    client = connect(redis_url)
     service = GameService(EventStore(client, prefix=prefix, partitions=16))
     game, rnd = (await service.create("pantheon", {}, [SeatSpec()] * 2)).game, random.Random(21)
     while not (state := (await service.state_at(game))[1]).finished:
@@ -47,7 +46,7 @@ def test_export_audit_and_import_of_a_server_game(redis_url, prefix, monkeypatch
         assert json.loads(capsysbinary.readouterr().out.splitlines()[-1]) == {"imported": game}
         assert main(["audit", "--game", game, "--quiet"]) == 0
     finally:
-        client = redis.Redis.from_url(redis_url)
+        client = connect_sync(redis_url)
         keys = list(client.scan_iter(match=f"*{prefix}-other*"))
         if keys:
             client.delete(*keys)

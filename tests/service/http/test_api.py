@@ -33,18 +33,19 @@ async def test_a_two_player_game_played_over_http_ends_with_an_outcome_and_revea
     assert len(final["outcome"]["scores"]) == 2 and final["outcome"]["winners"]
     assert max(final["outcome"]["scores"]) == final["outcome"]["scores"][final["outcome"]["winners"][0]]
     assert hashlib.sha256(bytes.fromhex(final["seed"])).hexdigest() == final["commitment"]
-    events = (await client.get(f"/games/{game}/events")).json()
+    events = (await client.get(f"/games/{game}/events")).json()["events"]
     assert [e["version"] for e in events] == list(range(1, final["version"] + 1))
     assert "game_ended" in [e["type"] for e in events]
 
 
-async def test_a_seat_token_cannot_act_for_another_seat_and_the_game_does_not_change(client, referee):
+async def test_a_command_names_no_seat_the_token_says_it_and_the_game_does_not_change(client, referee):
     game, _, tokens = await new_game(client)
     seat, command, version = await next_command(client, referee, game, random.Random(2))
 
-    answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[1 - seat]))
-
-    assert_problem(answer, 403, "wrong_seat")
+    for named in (seat, 1 - seat):
+        answer = await client.post(f"/games/{game}/commands", json={**command, "seat": named}, headers=bearer(tokens[seat]))
+        body = assert_problem(answer, 400, "seat_in_command")
+        assert "without `seat`" in body["detail"]
     assert await version_of(client, game) == version
 
 
@@ -53,7 +54,7 @@ async def test_a_seat_cannot_act_out_of_turn_and_the_game_does_not_change(client
     seat, command, version = await next_command(client, referee, game, random.Random(3))
     other = 1 - seat
 
-    answer = await client.post(f"/games/{game}/commands", json={**command, "seat": other}, headers=bearer(tokens[other]))
+    answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[other]))
 
     body = assert_problem(answer, 422, "not_your_turn")
     assert f"seat {seat}" in body["detail"]
@@ -64,7 +65,7 @@ async def test_a_command_the_rules_refuse_gives_the_domains_code_and_sentence_an
     game, _, tokens = await new_game(client)
     seat, _, version = await next_command(client, referee, game, random.Random(4))
 
-    answer = await client.post(f"/games/{game}/commands", json={"type": "use_traitera", "seat": seat},
+    answer = await client.post(f"/games/{game}/commands", json={"type": "use_traitera"},
                                headers=bearer(tokens[seat]))
 
     body = assert_problem(answer, 422, "wrong_command")
@@ -72,13 +73,13 @@ async def test_a_command_the_rules_refuse_gives_the_domains_code_and_sentence_an
     assert await version_of(client, game) == version
 
 
-async def test_create_game_sent_as_a_command_is_refused_with_422(client):
+async def test_create_game_sent_as_a_command_is_refused_with_400(client):
     game, _, tokens = await new_game(client)
     version = await version_of(client, game)
 
     answer = await client.post(f"/games/{game}/commands", json={"type": "create_game"}, headers=bearer(tokens[0]))
 
-    assert_problem(answer, 422, "not_a_seat_command")
+    assert_problem(answer, 400, "not_a_seat_command")
     assert await version_of(client, game) == version
 
 
@@ -131,8 +132,8 @@ async def test_malformed_json_and_malformed_commands_are_400_problems(client):
     url, headers = f"/games/{game}/commands", bearer(tokens[0])
 
     assert_problem(await client.post(url, content=b"{not json", headers=headers), 400, "malformed_request")
-    assert_problem(await client.post(url, json={"type": "fly", "seat": 0}, headers=headers), 400, "malformed_request")
-    unknown = await client.post(url, json={"type": "pass", "seat": 0, "extra": 1}, headers=headers)
+    assert_problem(await client.post(url, json={"type": "fly"}, headers=headers), 400, "malformed_request")
+    unknown = await client.post(url, json={"type": "pass", "extra": 1}, headers=headers)
     assert "extra" in assert_problem(unknown, 400, "malformed_request")["detail"]
     assert_problem(await client.post("/games", json={"seats": [{"type": "human"}]}), 400, "malformed_request")
     assert_problem(await client.get(f"/games/{game}/events", params={"after": -1}), 400, "malformed_request")
@@ -203,12 +204,12 @@ async def test_the_lobby_lists_new_games_newest_first_with_their_open_seats(clie
     second = (await client.post("/games", json={"seats": [{"type": "human"}, {"type": "ai"}, {"type": "human"}]})).json()["game"]
     await client.post(f"/games/{second}/seats/0/claim")
 
-    lobby = (await client.get("/games")).json()
+    lobby = (await client.get("/games")).json()["games"]
 
     assert [g["game"] for g in lobby] == [second, first]
     assert lobby[0]["players"] == 3 and lobby[0]["open_seats"] == [2] and lobby[0]["status"] == "open"
     assert lobby[1]["open_seats"] == [0, 1] and lobby[1]["kind"] == "pantheon"
-    assert [g["game"] for g in (await client.get("/games", params={"limit": 1})).json()] == [second]
+    assert [g["game"] for g in (await client.get("/games", params={"limit": 1})).json()["games"]] == [second]
 
 
 async def test_a_game_says_which_seat_it_awaits_and_only_that_seat_gets_its_options(client, referee):

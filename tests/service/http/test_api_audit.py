@@ -10,7 +10,7 @@ async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refuse
         game, admin, tokens = await new_game(client)
         awaiting = (await client.get(f"/games/{game}")).json()["awaiting"]
         other = 1 - awaiting["seat"]
-        refused = await client.post(f"/games/{game}/commands", json={"type": "pass", "seat": other},
+        refused = await client.post(f"/games/{game}/commands", json={"type": "pass"},
                                     headers=bearer(tokens[other]))
         assert refused.status_code == 422
         spectator = (await client.get(f"/games/{game}/rejected")).json()  # before the end: no command, no message
@@ -26,7 +26,8 @@ async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refuse
         report = (await client.get(f"/games/{game}/audit")).json()
         assert report["ok"] and report["first_failure"] is None and len(report["story"]) == report["events"]
         exported = await client.get(f"/games/{game}/export")
-        assert exported.status_code == 200 and exported.headers["content-type"].startswith("application/x-ndjson")
+        assert exported.status_code == 200 and exported.headers["content-type"].startswith("application/octet-stream")
+        assert exported.headers["content-disposition"] == f'attachment; filename="{game}.ndjson"'
         (tmp_path / "game.jsonl").write_bytes(exported.content)
         assert audit_file(str(tmp_path / "game.jsonl")).ok
         [public] = (await client.get(f"/games/{game}/rejected")).json()
@@ -45,8 +46,8 @@ async def test_a_fork_of_an_ended_game_over_http_starts_at_its_version_and_the_l
         child = forked.json()["game"]
         assert (await client.get(f"/games/{child}/view")).json()["view"] == \
             (await client.get(f"/games/{game}/view", params={"at": at})).json()["view"]
-        running = (await client.get("/games")).json()
-        ended = (await client.get("/games", params={"status": "finished"})).json()
+        running = (await client.get("/games")).json()["games"]
+        ended = (await client.get("/games", params={"status": "finished"})).json()["games"]
         assert game not in [g["game"] for g in running] and game in [g["game"] for g in ended]
         lobby = {g["game"]: g for g in running + ended}
         assert lobby[child]["lineage"]["parent"] == game and lobby[child]["lineage"]["at"] == at

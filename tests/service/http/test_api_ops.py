@@ -79,10 +79,10 @@ async def test_metrics_count_requests_by_route_and_status_and_commands_by_result
     text = answer.text
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain; version=0.0.4")
     assert sample(text, "pantheon_http_requests_total", method="POST", route="/games", status="201") == 1
-    assert sample(text, "pantheon_http_requests_total", method="POST", route="/games/{game_id}/commands", status="403") == 1
+    assert sample(text, "pantheon_http_requests_total", method="POST", route="/games/{game_id}/commands", status="422") == 1
     assert sample(text, "pantheon_http_requests_total", method="GET", route="/games/{game_id}", status="404") == 1
     assert sample(text, "pantheon_commands_total", result="accepted", code="") == 1
-    assert sample(text, "pantheon_commands_total", result="rejected", code="wrong_seat") == 1
+    assert sample(text, "pantheon_commands_total", result="rejected", code="not_your_turn") == 1
     assert sample(text, "pantheon_command_seconds_count") == 2
     assert sample(text, "pantheon_command_seconds_bucket", le="+Inf") == 2
     assert "# TYPE pantheon_command_seconds histogram" in text

@@ -3,11 +3,10 @@
 import asyncio
 import random
 
-from redis.asyncio import Redis
-
 from domain.pantheon import PANTHEON
 from service.read.models import rm_key
 from service.read.projector import Projector
+from service.store.connection import connect
 from service.store.streams import EventStore
 
 from ..api_helpers import (
@@ -21,7 +20,7 @@ from ..api_helpers import (
 
 
 async def test_a_view_asked_at_the_version_a_command_returned_shows_at_least_that_version(redis_url, prefix):
-    redis = Redis.from_url(redis_url)
+    redis = connect(redis_url)
     store = EventStore(redis, prefix=prefix, partitions=PARTITIONS)
     projector, stop = Projector(redis, store, block_ms=50), asyncio.Event()
     running = asyncio.create_task(projector.run(stop))

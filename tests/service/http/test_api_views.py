@@ -6,7 +6,8 @@ import asyncio
 import uuid
 
 import pytest
-import redis
+
+from service.store.connection import connect_sync
 
 from ..api_helpers import (
     api_client,
@@ -30,7 +31,7 @@ def finished(redis_url):
     """One 2-player game played to its end over HTTP, shared by the read-only tests below."""
     prefix = f"test-{uuid.uuid4().hex[:10]}"
     yield asyncio.run(_finished_game(redis_url, prefix))
-    client = redis.Redis.from_url(redis_url)
+    client = connect_sync(redis_url)
     keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
     if keys:
         client.delete(*keys)
@@ -46,7 +47,7 @@ async def client(redis_url, finished):
 async def feed(client, game: str, token: str | None = None, after: int = 0) -> list[dict]:
     answer = await client.get(f"/games/{game}/events", params={"after": after}, headers=bearer(token) if token else {})
     assert answer.status_code == 200, answer.text
-    return answer.json()
+    return answer.json()["events"]
 
 
 def private_values(events: list[dict], seat: int | None) -> dict[str, list]:

@@ -19,8 +19,8 @@ async def test_before_the_end_a_seat_reads_its_own_refusals_in_full_and_of_other
     game, admin, tokens = await new_game(client)
     awaited = (await client.get(f"/games/{game}")).json()["awaiting"]["seat"]
     other = 1 - awaited
-    await _refuse(client, game, tokens, other, {"type": "pass", "seat": other})  # not its turn
-    await _refuse(client, game, tokens, awaited, {"type": "buy", "seat": awaited, "money": {"gold": 9}})
+    await _refuse(client, game, tokens, other, {"type": "pass"})  # not its turn
+    await _refuse(client, game, tokens, awaited, {"type": "buy", "money": {"gold": 9}})
     url = f"/games/{game}/rejected"
 
     mine = (await client.get(url, headers=bearer(tokens[other]))).json()
@@ -54,13 +54,13 @@ async def test_a_forks_lineage_shows_the_parents_hash_only_once_the_parent_has_e
     child = forked.json()["game"]
 
     running = (await client.get(f"/games/{child}")).json()["lineage"]
-    in_lobby = [g["lineage"] for g in (await client.get("/games")).json() if g["game"] == child]
+    in_lobby = [g["lineage"] for g in (await client.get("/games")).json()["games"] if g["game"] == child]
 
     assert running["parent"] == game and running["at"] == at and running["prefix_hash"] is None
     assert all(lineage is None or lineage["prefix_hash"] is None for lineage in in_lobby)
     await play(client, referee, game, tokens, seed=22)
     ended = (await client.get(f"/games/{child}")).json()["lineage"]
-    events = (await client.get(f"/games/{game}/events", params={"after": at - 1})).json()
+    events = (await client.get(f"/games/{game}/events", params={"after": at - 1})).json()["events"]
     assert ended["prefix_hash"] == events[0]["hash"] and events[0]["version"] == at
 
 
@@ -94,7 +94,7 @@ async def test_a_running_game_is_forked_only_with_one_of_its_tokens_and_the_fork
         assert view == msgspec.json.decode(msgspec.json.encode(PANTHEON.seat_view(dealt, seat)))
     detail = (await client.get(f"/games/{child}")).json()
     assert detail["lineage"]["redealt"] is True and detail["lineage"]["prefix_hash"] is None
-    assert child not in [g["game"] for g in (await client.get("/games", params={"limit": 200})).json()]
+    assert child not in [g["game"] for g in (await client.get("/games", params={"limit": 200})).json()["games"]]
     claim = await client.post(f"/games/{child}/seats/1/claim")
     assert claim.status_code == 409 and claim.json()["code"] == "seat_taken"
 
@@ -111,7 +111,7 @@ async def test_a_fork_of_a_running_game_stays_sealed_until_its_parent_ends(clien
     ended = (await client.get(f"/games/{child}")).json()
     assert ended["finished"] and ended["seed"] is None
     assert (await client.get(f"/games/{child}/export")).status_code == 409
-    assert all(e["hash"] is None for e in (await client.get(f"/games/{child}/events")).json())
+    assert all(e["hash"] is None for e in (await client.get(f"/games/{child}/events")).json()["events"])
     audit = (await client.get(f"/games/{child}/audit")).json()
     assert audit["first_failure"] is None and {c["name"]: c["ok"] for c in audit["checks"]}["commitment"] is None
 

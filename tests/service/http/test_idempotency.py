@@ -6,14 +6,12 @@ from __future__ import annotations
 import asyncio
 import random
 
-import msgspec
-from redis.asyncio import Redis
-
 from domain.kernel import fold
 from domain.pantheon.random_play import random_command
 from domain.rng import game_rng
 from service.ai.scheduler import turn_key
 from service.ai.worker import play_turn
+from service.store.connection import connect
 
 from ..api_helpers import (
     api_client,
@@ -22,6 +20,7 @@ from ..api_helpers import (
     new_game,
     next_command,
     version_of,
+    wire,
 )
 
 
@@ -58,7 +57,7 @@ async def test_the_same_key_with_another_command_is_refused_and_changes_nothing(
     first = await _send(client, game, tokens[seat], command, "k-1")
     assert first.status_code == 201
     version = await version_of(client, game)
-    another = {"type": "pass", "seat": seat} if command["type"] != "pass" else {"type": "draw_card", "seat": seat}
+    another = {"type": "pass"} if command["type"] != "pass" else {"type": "draw_card"}
 
     answer = await _send(client, game, tokens[seat], another, "k-1")
 
@@ -71,11 +70,11 @@ async def test_the_same_key_with_another_command_is_refused_and_changes_nothing(
 async def test_a_refused_command_is_not_remembered_so_a_retry_is_decided_afresh(client, referee):
     game, _, tokens = await new_game(client)
     seat, command, version = await next_command(client, referee, game, random.Random(3))
-    refused = await _send(client, game, tokens[1 - seat], {**command, "seat": 1 - seat}, "again")
+    refused = await _send(client, game, tokens[1 - seat], command, "again")
     assert refused.status_code == 422 and refused.json()["code"] == "not_your_turn"
 
     # the same seat, the same key, the same body, now that... still not its turn: refused afresh
-    assert (await _send(client, game, tokens[1 - seat], {**command, "seat": 1 - seat}, "again")).status_code == 422
+    assert (await _send(client, game, tokens[1 - seat], command, "again")).status_code == 422
     # and the awaited seat's command under that key is its own, decided now
     accepted = await _send(client, game, tokens[seat], command, "again")
     assert accepted.status_code == 201 and accepted.json()["first"] == version + 1
@@ -86,7 +85,7 @@ async def test_remembered_keys_expire(redis_url, prefix, referee):
         game, _, tokens = await new_game(client)
         seat, command, _ = await next_command(client, referee, game, random.Random(4))
         assert (await _send(client, game, tokens[seat], command, "expiring")).status_code == 201
-    redis = Redis.from_url(redis_url)
+    redis = connect(redis_url)
     try:
         keys = [k async for k in redis.scan_iter(match=f"*{prefix}*idem*")]
         ttls = [await redis.ttl(k) for k in keys]
@@ -115,10 +114,10 @@ async def test_a_client_cannot_take_the_key_of_an_ai_turn(client, referee):
         after = fold(decider, events, state)
         if decider.awaited(after).seat == 1:
             break
-        assert (await _send(client, game, token, msgspec.to_builtins(command))).status_code == 201
+        assert (await _send(client, game, token, wire(command))).status_code == 201
     ai_version = version + len(events)
 
-    stolen = await _send(client, game, token, msgspec.to_builtins(command), turn_key(game, ai_version, 1))
+    stolen = await _send(client, game, token, wire(command), turn_key(game, ai_version, 1))
     assert stolen.status_code == 201 and stolen.json()["version"] == ai_version
 
     assert (await play_turn(referee, game, ai_version, 1))["outcome"] == "played"

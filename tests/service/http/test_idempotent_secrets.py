@@ -12,6 +12,7 @@ import pytest
 from redis.asyncio import Redis
 
 from service.config import Settings
+from service.store.connection import connect
 
 from ..api_helpers import (
     RELAXED,
@@ -40,11 +41,11 @@ async def _claim(client, game, seat, key=None, invite=None):
 
 
 async def _lobby(client) -> list[str]:
-    return [g["game"] for g in (await client.get("/games", params={"limit": 200})).json()]
+    return [g["game"] for g in (await client.get("/games", params={"limit": 200})).json()["games"]]
 
 
 async def _games_stored(redis_url: str, prefix: str) -> int:
-    redis = Redis.from_url(redis_url)
+    redis = connect(redis_url)
     try:
         return len([k async for k in redis.scan_iter(match=f"*{prefix}*:meta")])
     finally:
@@ -263,7 +264,7 @@ async def test_a_key_is_forgotten_after_its_time_and_a_retry_is_then_a_new_reque
         claim_key, create_key = a_key(), a_key()
         game = (await client.post("/games", json={"seats": SEATS}, headers=keyed(create_key))).json()["game"]
         assert (await _claim(client, game, 2, claim_key)).status_code == 201
-        redis = Redis.from_url(redis_url)
+        redis = connect(redis_url)
         try:
             records = [k async for k in redis.scan_iter(match=f"*{prefix}*idem*")]
             assert len(records) == 2 and all(0 < ttl <= 60 for ttl in [await redis.ttl(k) for k in records])

@@ -25,7 +25,7 @@ from domain.pantheon.random_play import random_command
 from domain.pantheon.vocabulary import CARDS
 from projections.board import BoardProjection
 
-from ..api_helpers import bearer, referee_service
+from ..api_helpers import bearer, referee_service, wire
 from ..leaks import (
     GameTruth,
     in_process,
@@ -40,6 +40,7 @@ from ..live import live_api
 # the service tests run a second time on another Redis (scripts/test: REDIS_URL), as the sweep
 # is about the server's answers, not the Redis under it.
 GAMES_PER_COUNT = int(os.environ.get("PANTHEON_LEAK_GAMES_PER_COUNT", "5" if os.environ.get("REDIS_URL") else "20"))
+PERGAMON_GAMES_PER_COUNT = max(1, GAMES_PER_COUNT // 4)
 _HEX_RUN = re.compile(r"[0-9a-fA-F]{16,}")
 
 
@@ -55,6 +56,19 @@ async def test_random_games_swept_in_process_show_no_caller_anything_hidden_from
     print(report.summary())
     assert report.games == 3 * GAMES_PER_COUNT and report.ai_games > 0 and report.refused > 0
     assert report.responses > 200 * report.games
+    assert report.findings == [], _report(report)
+
+
+async def test_random_pergamon_games_with_secret_vp_swept_in_process_show_no_caller_anything_hidden(
+        redis_url, prefix):
+    async with in_process(redis_url, prefix) as api, referee_service(redis_url, prefix) as referee, \
+            projector_on(referee) as projector:
+        report = await run_sweep(api, referee, {2: PERGAMON_GAMES_PER_COUNT, 3: PERGAMON_GAMES_PER_COUNT,
+                                                4: PERGAMON_GAMES_PER_COUNT}, seed=2027, projector=projector,
+                                 kind="pergamon")
+    print(report.summary())
+    assert report.games == 3 * PERGAMON_GAMES_PER_COUNT and report.refused > 0
+    assert report.responses > 100 * report.games
     assert report.findings == [], _report(report)
 
 
@@ -157,7 +171,7 @@ async def _play_to_a_fork_point(api, referee, game: str, tokens: dict[int, str],
         assert not state.finished
         seat = state.agenda[0].seat
         answer = await api.request("POST", f"/games/{game}/commands", headers=bearer(tokens[seat]),
-                                   json=msgspec.to_builtins(random_command(state, seat, rnd)),
+                                   json=wire(random_command(state, seat, rnd)),
                                    params={"expected_version": version})
         assert answer.status == 201, answer.text
 
@@ -228,3 +242,17 @@ async def test_a_fork_of_a_running_game_shows_the_forker_nothing_hidden(redis_ur
         assert export.status == 200, export.text
     assert found == [], "the fork shows seat 0 what it may not see:\n" + "\n".join(found)
 
+
+
+@pytest.mark.parametrize("plant", ["events not redacted", "the seed in a running game's status"])
+async def test_the_sweep_finds_a_planted_leak_in_pergamon_games(redis_url, prefix, monkeypatch, plant):
+    how, routes = PLANTS[plant]
+    how(monkeypatch)
+    async with in_process(redis_url, prefix) as api, referee_service(redis_url, prefix) as referee, \
+            projector_on(referee) as projector:
+        report = await run_sweep(api, referee, {2: 1}, seed=6, projector=projector, moments=12, kind="pergamon")
+    found = {f.route for f in report.findings}
+    missed = [route for route in routes if not found & ({route} if isinstance(route, str) else set(route))]
+    assert not missed, _report(report)
+    if plant == "events not redacted":  # what it finds there is another seat's secret VP
+        assert any("shows vp" in f.what or "shows points" in f.what for f in report.findings), _report(report)

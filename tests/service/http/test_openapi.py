@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from service.http.models import CONTRACTS
 from service.http.openapi_export import DEFAULT_PATH, document, render
 
 from ..api_helpers import api_client
@@ -55,7 +56,11 @@ def test_commands_are_a_discriminated_union_of_strict_objects():
         schema = schemas[ref.rsplit("/", 1)[-1]]
         assert schema["properties"]["type"]["const"] == tag and "type" in schema["required"]
         assert schema["additionalProperties"] is False
-    assert schemas["Place"]["properties"]["hex"]["minItems"] == schemas["Place"]["properties"]["hex"]["maxItems"] == 2
+    hex_ = schemas["PantheonMovePlacement"]["properties"]["hex"]
+    assert hex_["minItems"] == hex_["maxItems"] == 2
+    assert not any("seat" in schemas[ref.rsplit("/", 1)[-1]]["properties"] for ref in mapping.values())
+    assert "create_game" not in mapping and all(
+        ref.rsplit("/", 1)[-1].startswith(tuple(c.name for c in CONTRACTS.values())) for ref in mapping.values())
 
 
 def test_seat_tokens_are_documented_as_bearer_security():

@@ -10,13 +10,14 @@ import copy
 import uuid
 
 import httpx
+import hypothesis
 import pytest
-import redis
 import schemathesis
 from schemathesis.config import SchemathesisConfig
 from schemathesis.python import asgi
 
 from service.http.app import create_app
+from service.store.connection import connect_sync
 
 from ..api_helpers import PARTITIONS, RELAXED
 from ..live import live_api
@@ -27,7 +28,7 @@ STREAM_TIMEOUT = 0.3  # seconds: an open game's event stream never ends by itsel
 # fork inside a command's events or of a running game without its token, or an export of a
 # running game, are refused with their documented statuses; so is an Idempotency-Key generated
 # twice for two different games or claims: 422 `idempotency_key_reused`; a choice token is opaque:
-# one the server did not make is 400, one made at another version 409).
+# one the server did not make is 400, one made at another version 409; so is a lobby cursor: 400).
 CONFIG = SchemathesisConfig.from_str("""
 [generation]
 max-examples = 30
@@ -52,6 +53,10 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404",
 [[operations]]
 include-operation-id = "get_options"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
+
+[[operations]]
+include-operation-id = "list_games"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400"]
 
 [[operations]]
 include-operation-id = "export_game"
@@ -87,8 +92,6 @@ def _aim_at(real: dict):
         if generated[0] != "0":
             seat = int(_half(generated[:-1]))
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {real['tokens'][seat]}"}
-            if isinstance(case.body, dict) and "seat" in case.body:
-                case.body = {**case.body, "seat": seat}
         return case
 
     return map_case
@@ -99,7 +102,7 @@ live_schema.hook(_aim_at(LIVE_REAL))
 
 
 def _remove_keys(redis_url: str, prefix: str) -> None:
-    client = redis.Redis.from_url(redis_url)
+    client = connect_sync(redis_url)
     keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
     if keys:
         client.delete(*keys)
@@ -148,3 +151,16 @@ def test_the_api_conforms_to_its_openapi_document(case, app):
 def test_the_live_api_process_conforms_to_its_openapi_document(case, live):
     timeout = STREAM_TIMEOUT if case.path.endswith("/stream") else 10
     case.call_and_validate(base_url=live, timeout=timeout)
+
+
+def test_sequences_that_follow_the_documents_links_conform_too(app):
+    """The stateful phase: a created game's id leads, by the links of create_game's and fork_game's
+    201, to its reads and commands; every step is checked like the single requests above."""
+    assert schema.statistic.transitions.total >= 10  # create_game's and fork_game's links (5 each)
+
+    class Workflow(schema.as_state_machine()):
+        def get_call_kwargs(self, case):
+            return {"app": app, "timeout": STREAM_TIMEOUT if case.path.endswith("/stream") else 10}
+
+    Workflow.run(settings=hypothesis.settings(max_examples=25, stateful_step_count=5, deadline=None,
+                                              suppress_health_check=list(hypothesis.HealthCheck)))

@@ -38,7 +38,7 @@ async def test_a_seat_for_a_friend_is_claimed_only_with_its_invite_code_once(cli
     assert_problem(await client.post(url), 403, "wrong_invite")
     assert_problem(await client.post(url, json={"invite": "guess"}), 403, "wrong_invite")
     assert_problem(await client.post(url, json={}), 403, "wrong_invite")
-    lobby = {g["game"]: g for g in (await client.get("/games")).json()}
+    lobby = {g["game"]: g for g in (await client.get("/games")).json()["games"]}
     assert lobby[game]["open_seats"] == [2]  # the reserved seat is not open to strangers
     assert (await client.get(f"/games/{game}")).json()["seats"][1]["reserved"] is True
     friend = await client.post(url, json={"invite": invite["code"]})
@@ -71,10 +71,10 @@ async def test_the_admin_replaces_a_lost_token_and_the_old_one_stops_working(cli
     [{"type": "ai", "holder": "creator"}, {"type": "human"}],
 ])
 async def test_an_unknown_holder_or_an_ai_seat_with_a_holder_is_refused(client, seats):
-    before = len((await client.get("/games")).json())
+    before = len((await client.get("/games")).json()["games"])
     answer = await client.post("/games", json={"seats": seats})
     assert answer.status_code in (400, 422) and answer.headers["content-type"].startswith("application/problem+json")
-    assert len((await client.get("/games")).json()) == before
+    assert len((await client.get("/games")).json()["games"]) == before
 
 
 async def test_tokens_and_invite_codes_never_travel_in_a_url(client):

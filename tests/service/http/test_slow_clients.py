@@ -264,6 +264,7 @@ def test_connections_beyond_the_cap_are_answered_503_and_closed_at_once(redis_ur
             assert answer.status_code == 503 and answer.headers["connection"] == "close", answer
             assert answer.headers["retry-after"] == "1"
             assert answer.json()["code"] == "too_many_connections", answer.text
+            assert answer.json()["request_id"] == answer.headers["x-request-id"]  # one of its own, as every answer
             start = time.monotonic()
             extra = [_connect(base, b"GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n") for _ in range(200)]
             try:

@@ -24,7 +24,7 @@ def _game(client) -> tuple[str, str, list[str]]:
 
 
 def _lobby_size(client) -> int:
-    return len(client.get("/games", params={"limit": 200}).json())
+    return len(client.get("/games", params={"limit": 200}).json()["games"])
 
 
 def test_a_body_that_is_not_utf8_or_not_json_is_a_400_and_changes_nothing(live):
@@ -63,7 +63,7 @@ def test_values_of_the_wrong_type_are_refused_not_coerced(live, body):
 def test_a_number_sent_as_a_string_in_a_command_is_refused(live):
     game, _, tokens = _game(live)
     seat = live.get(f"/games/{game}").json()["awaiting"]["seat"]
-    answer = live.post(f"/games/{game}/commands", json={"type": "pass", "seat": str(seat)},
+    answer = live.post(f"/games/{game}/commands", json={"type": "draw_card", "slot": str(seat)},
                        headers={"Authorization": f"Bearer {tokens[seat]}"})
     assert_problem(answer, 400, "malformed_request")
 
@@ -72,7 +72,7 @@ def test_unknown_query_parameters_are_a_400(live):
     game, _, tokens = _game(live)
     assert_problem(live.get(f"/games/{game}/view", params={"version": 3}), 400, "unknown_query_parameter")
     assert_problem(live.get("/games", params={"limit": 5, "status": "open", "x": 1}), 400, "unknown_query_parameter")
-    answer = live.post(f"/games/{game}/commands", params={"expected": 1}, json={"type": "pass", "seat": 0},
+    answer = live.post(f"/games/{game}/commands", params={"expected": 1}, json={"type": "pass"},
                        headers={"Authorization": f"Bearer {tokens[0]}"})
     assert_problem(answer, 400, "unknown_query_parameter")
     assert live.get(f"/games/{game}/view", params={"min_version": 1}).status_code == 200

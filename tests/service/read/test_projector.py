@@ -6,7 +6,6 @@ import random
 
 import msgspec
 import pytest
-from redis.asyncio import Redis
 
 from domain.games import projections_for
 from domain.kernel import fold
@@ -29,6 +28,7 @@ from service.read.models import (
 from service.read.projector import Projector
 from service.read.rebuild import rebuild, stale_projections
 from service.store.codec import Envelope, seal
+from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService
 
@@ -264,7 +264,7 @@ async def test_a_game_that_cannot_be_projected_is_retried_after_a_growing_pause_
 
 
 async def test_a_projector_slow_on_a_long_batch_renews_its_claim_so_that_a_peer_takes_none_of_it(redis_url, prefix):
-    redis = Redis.from_url(redis_url)
+    redis = connect(redis_url)
     try:
         one = EventStore(redis, prefix=prefix, partitions=1)  # one feed: every game in one batch
         games = await new_games(GameService(one), 8)

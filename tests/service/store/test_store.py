@@ -5,16 +5,16 @@ import hashlib
 
 import msgspec
 import pytest
-from redis.asyncio import Redis
 from redis.crc import key_slot
 
 from service.store.codec import GENESIS_HASH, Envelope, canonical_bytes, seal
+from service.store.connection import connect
 from service.store.streams import EventStore, VersionConflict
 
 
 @pytest.fixture
 async def store(redis_url, prefix):
-    client = Redis.from_url(redis_url)
+    client = connect(redis_url)
     yield EventStore(client, prefix=prefix, partitions=8)
     await client.aclose()
 

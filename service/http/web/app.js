@@ -1,0 +1,41 @@
+// The web client's router: the part of the address after `#` says the page, so the client
+// works under any path prefix and needs no server routes of its own.
+
+import { auditPage } from "./audit.js";
+import { h, problemText } from "./dom.js";
+import { GamePage } from "./game.js";
+import { join, lobbyPage, newGamePage } from "./lobby.js";
+import { ReplayPage } from "./replay.js";
+
+const root = document.getElementById("main");
+let page = null;
+
+async function route() {
+  if (page && page.stop) page.stop();
+  page = null;
+  const hash = location.hash.slice(1);
+  try {
+    if (hash.startsWith("invite=")) {  // #invite=<game>.<seat>.<code>: claim the reserved seat
+      const [game, seat, ...code] = hash.slice(7).split(".");
+      const message = h("p", { class: "message", role: "alert" });
+      root.replaceChildren(h("h1", {}, "Joining a game"), message);
+      return await join(game, Number(seat), message, code.join("."));
+    }
+    const [path, query] = hash.split("?");
+    const parts = path.split("/").filter(Boolean);
+    if (parts[0] === "new") return await newGamePage(root);
+    if (parts[0] === "game" && parts[1]) { page = new GamePage(root, parts[1]); return await page.start(); }
+    if (parts[0] === "replay" && parts[1]) {
+      page = new ReplayPage(root, parts[1], Number(parts[2]) || 0);
+      return await page.start();
+    }
+    if (parts[0] === "audit" && parts[1]) return await auditPage(root, parts[1]);
+    return await lobbyPage(root, new URLSearchParams(query || ""));
+  } catch (error) {
+    root.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "message", role: "alert" }, problemText(error)));
+  }
+}
+
+document.getElementById("new-game").addEventListener("click", () => { location.hash = "#/new"; });
+window.addEventListener("hashchange", route);
+route().then(() => { window.__pantheonReady = performance.now(); });  // the first page drawn (for the bench)

@@ -1,0 +1,78 @@
+// Small DOM helpers and the parts of a game view that the play and replay pages share.
+
+import { SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
+
+// h("button", {class: "x", onclick: f}, "text", child...): an element.
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+export const words = (text) => String(text).replace(/_/g, " ");
+export const cardName = (card) => words(card).replace(/^./, (c) => c.toUpperCase());
+
+export function swatch(seat) {  // a player's colour with its letter (colour alone is not enough)
+  return h("span", { class: `swatch seat-${seat}`, style: `background:${SEAT_COLORS[seat]}`, "aria-hidden": "true" },
+    SEAT_LETTERS[seat] || "?");
+}
+
+export function who(seat, detail, mine) {
+  const info = detail && detail.seats ? detail.seats[seat] : null;
+  const kind = seat === mine ? "you" : info && info.type === "ai" ? `AI, ${info.level}` : "person";
+  return `${seatName(seat)} (${kind})`;
+}
+
+const list = (items) => (items && items.length ? items.map(words).join(", ") : "none");
+const counts = (obj) => {
+  const entries = Object.entries(obj || {}).filter(([, n]) => n);
+  return entries.length ? entries.map(([k, n]) => `${cardName(k)} ×${n}`).join(", ") : "none";
+};
+
+// One row per seat: its public state (the awaited seat marked).
+export function seatsTable(view, detail, mine) {
+  const awaited = view.awaiting ? view.awaiting.seat : null;
+  const rows = (view.seats || []).map((s) => h("tr", { class: s.seat === awaited ? "awaited" : null, "data-seat": s.seat },
+    h("th", { scope: "row" }, swatch(s.seat), " ", who(s.seat, detail, mine), s.seat === awaited ? " ◀ to play" : ""),
+    h("td", { class: "score", "data-score": s.score }, s.score),
+    h("td", {}, s.hand_size), h("td", {}, `${s.feet} / ${s.columns}`),
+    h("td", {}, list(s.gods)), h("td", {}, s.half_gods), h("td", {}, counts(s.sacrifice)),
+    h("td", {}, [list(s.tiles), s.bonus ? ` · bonus: ${words(s.bonus)}${s.bonus_used ? " (used)" : ""}` : ""])));
+  return h("table", { class: "seats" },
+    h("caption", {}, "Players"),
+    h("thead", {}, h("tr", {}, ["Player", "Score", "Cards", "Feet / columns", "Gods", "Half gods", "Sacrifices",
+      "Tiles"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, rows));
+}
+
+// The public state around the board: epoch, nation, open cards, gods on offer, the temple.
+export function publicState(view) {
+  return h("dl", { class: "public" },
+    h("dt", {}, "Epoch"), h("dd", {}, `${view.epoch ?? "–"}${view.nation ? ` · nation: ${cardName(view.nation)}` : ""}`),
+    h("dt", {}, "Gods on offer"), h("dd", {}, list(view.gods_board)),
+    h("dt", {}, "Half gods on offer"), h("dd", {}, list(view.half_god_display)),
+    h("dt", {}, "Draw pile"), h("dd", {}, `${view.draw_pile ?? "–"} cards`),
+    h("dt", {}, "Loot tiles on the map"), h("dd", {}, String((view.loot || []).length)));
+}
+
+// An event in words: "v12 · Player A · cards drawn: count 2, reason setup".
+export function eventWords(event) {
+  const payload = Object.entries(event.payload || {}).filter(([k]) => k !== "type")
+    .map(([k, v]) => `${words(k)} ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join(", ");
+  const by = event.seat === null || event.seat === undefined ? "the game" : seatName(event.seat);
+  return `v${event.version} · ${by} · ${words(event.type)}${payload ? `: ${payload}` : ""}`;
+}
+
+export function problemText(error) {
+  if (error && error.status) return `${error.message} (${error.code}, ${error.status})`;
+  return `The server could not be reached: ${error && error.message ? error.message : error}`;
+}

@@ -1,0 +1,174 @@
+// The lobby (games to join, watch or replay, with filters) and the new-game form.
+
+import { change, gamesOf, get, remember, saved } from "./api.js";
+import { seatName } from "./board.js";
+import { h, problemText } from "./dom.js";
+import { KINDS } from "./kinds.js";
+
+const STATUSES = [["", "Not ended"], ["open", "Open seats"], ["playing", "In progress"], ["finished", "Finished"]];
+
+export async function lobbyPage(root, query) {
+  const status = query.get("status") || "";
+  const kind = query.get("kind") || "";
+  const message = h("p", { class: "message", role: "alert" });
+  const filter = h("form", { class: "filters", "aria-label": "Filters", onchange: (event) => {
+    const form = event.currentTarget;
+    const params = new URLSearchParams();
+    if (form.status.value) params.set("status", form.status.value);
+    if (form.kind.value) params.set("kind", form.kind.value);
+    location.hash = `#/lobby?${params}`;
+  }, onsubmit: (event) => event.preventDefault() },
+  h("label", {}, "Status ", h("select", { name: "status" }, STATUSES.map(([v, t]) => h("option", { value: v, selected: v === status }, t)))),
+  " ",
+  h("label", {}, "Game ", h("select", { name: "kind" }, h("option", { value: "" }, "All"),
+    KINDS.map((k) => h("option", { value: k, selected: kind === k }, kindName(k))))));
+  const table = h("div", {}, "Loading…");
+  root.replaceChildren(h("h1", {}, "Lobby"), filter, message, table, myGames());
+  const shown = [];
+  // a page of the lobby: a list (API 1.x), or {games, next} whose `next` is the following page's cursor (2.0)
+  async function more(cursor) {
+    const params = { ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
+    const body = await get("games", { params: Object.keys(params).length ? params : undefined });
+    shown.push(...gamesOf(body).filter((g) => !kind || g.kind === kind));
+    const next = Array.isArray(body) ? null : body.next;
+    table.replaceChildren(shown.length ? gamesTable(shown, message) : h("p", {}, "No game here yet: start one with “New game”."),
+      next ? h("button", { type: "button", onclick: () => more(next).catch(fail) }, "More games") : "");
+  }
+  const fail = (error) => { message.textContent = problemText(error); };
+  try { await more(null); } catch (error) { table.replaceChildren(); fail(error); }
+}
+
+function gamesTable(games, message) {
+  return h("table", { class: "lobby" },
+    h("caption", {}, "Games"),
+    h("thead", {}, h("tr", {}, ["Game", "Players", "Status", "Events", "Created", ""].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, games.map((g) => h("tr", { "data-game": g.game },
+      h("td", {}, h("a", { href: `#/game/${g.game}` }, g.game), g.lineage ? ` (fork of ${g.lineage.parent})` : ""),
+      h("td", {}, `${g.players} · ${g.kind}`), h("td", {}, g.status), h("td", {}, g.version),
+      h("td", {}, new Date(g.created_at).toLocaleString()),
+      h("td", {}, actions(g, message))))));
+}
+
+function actions(g, message) {
+  if (g.status === "finished") {
+    return [h("a", { href: `#/replay/${g.game}` }, "Replay"), " ", h("a", { href: `#/audit/${g.game}` }, "Audit")];
+  }
+  const joins = (g.open_seats || []).map((seat) => h("button", { type: "button", onclick: () => join(g.game, seat, message) },
+    `Join as ${seatName(seat)}`));
+  return [...joins, " ", h("a", { href: `#/game/${g.game}` }, "Watch")];
+}
+
+export async function join(game, seat, message, invite) {
+  try {
+    const claimed = await change("POST", `games/${game}/seats/${seat}/claim`, { body: invite ? { invite } : undefined });
+    remember(game, { seats: { [claimed.seat]: claimed.token } });
+    location.hash = `#/game/${game}`;
+  } catch (error) { message.textContent = problemText(error); }
+}
+
+function myGames() {
+  const entries = Object.entries(saved()).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 20);
+  if (!entries.length) return h("div");
+  return h("section", { "aria-label": "Your games" }, h("h2", {}, "Your games (kept in this browser)"),
+    h("ul", {}, entries.map(([game, e]) => h("li", {}, h("a", { href: `#/game/${game}` }, game),
+      ` · ${Object.keys(e.seats || {}).map((s) => seatName(Number(s))).join(", ") || "admin"}`))));
+}
+
+// What the API says a new game may have: the game kinds (one create request each, the default
+// first), each with its options (and defaults), and the AI levels.
+let schemaPromise = null;
+async function gameSchema() {
+  schemaPromise ||= get("schema/openapi.json").then((doc) => {
+    const schemas = doc.components.schemas;
+    const deref = (s) => (s && s.$ref ? schemas[s.$ref.split("/").pop()] : s);
+    const body = ((((doc.paths["/games"] || {}).post || {}).requestBody || {}).content || {})["application/json"] || {};
+    const requests = (deref(body.schema).oneOf || [body.schema]).map(deref).filter(Boolean);
+    const kinds = requests.map((create) => {
+      const props = create.properties || {};
+      return { kind: (props.kind || {}).const || (props.kind || {}).default, options: (deref(props.options) || {}).properties || {} };
+    }).filter((k) => k.kind);
+    const seatTypes = ((((requests[0] || {}).properties || {}).seats || {}).items || {}).oneOf || [];
+    const ai = seatTypes.map(deref).find((s) => s && s.properties && s.properties.level);
+    return { kinds: kinds.length ? kinds : [{ kind: "pantheon", options: {} }], levels: ai ? ai.properties.level.enum : ["random"] };
+  }).catch(() => ({ kinds: [{ kind: "pantheon", options: {} }], levels: ["random", "greedy", "strong"] }));
+  return schemaPromise;
+}
+
+export const kindName = (kind) => String(kind).replace(/^./, (c) => c.toUpperCase());
+
+// The fields of a kind's options that offer a choice: enums, constants, yes/no, and a seat or a
+// constant (Pergamon's first player: a seat or "random").
+function optionFields(options, players) {
+  return Object.entries(options).map(([name, s]) => {
+    const alts = s.oneOf || [];
+    const seatOr = alts.some((a) => a.type === "integer") && alts.some((a) => a.const !== undefined);
+    let values, type = "string";
+    if (s.enum || s.const !== undefined) values = (s.enum || [s.const]).map((v) => [v, v]);
+    else if (s.type === "boolean") [values, type] = [[[false, "no"], [true, "yes"]], "boolean"];
+    else if (seatOr) {
+      values = [...alts.filter((a) => a.const !== undefined).map((a) => [a.const, a.const]),
+        ...Array.from({ length: players }, (_, i) => [i, seatName(i)])];
+      type = "seat";
+    } else return null;
+    return h("p", {}, h("label", {}, `${name.replace(/_/g, " ")} `, h("select", { name: `option:${name}`, "data-type": type },
+      values.map(([v, text]) => h("option", { value: String(v), selected: v === s.default }, text)))));
+  }).filter(Boolean);
+}
+
+export async function newGamePage(root) {
+  const { kinds, levels } = await gameSchema();
+  const message = h("p", { class: "message", role: "alert" });
+  const seats = h("fieldset", { class: "seat-specs" }, h("legend", {}, "Players"));
+  const players = h("select", { name: "players", id: "players", onchange: () => { drawSeats(); drawOptions(); } },
+    [2, 3, 4].map((n) => h("option", { value: n }, n)));
+  const seatKinds = [["me", "You"], ["invite", "A friend (invite link)"], ["anyone", "Anyone (open seat)"],
+    ...levels.map((l) => [`ai:${l}`, `AI (${l})`])];
+  function drawSeats() {
+    const old = [...seats.querySelectorAll("select")].map((s) => s.value);
+    seats.replaceChildren(h("legend", {}, "Players"), ...Array.from({ length: Number(players.value) }, (_, i) =>
+      h("p", {}, h("label", {}, `${seatName(i)} `, h("select", { name: `seat${i}` }, seatKinds.map(([v, t]) =>
+        h("option", { value: v, selected: v === (old[i] || (i === 0 ? "me" : `ai:${levels[0]}`)) }, t)))))));
+  }
+  drawSeats();
+  const options = h("fieldset", { class: "game-options" });
+  const game = h("select", { name: "kind", id: "kind", onchange: () => drawOptions() },
+    kinds.map((k, i) => h("option", { value: k.kind, selected: i === 0 }, kindName(k.kind))));
+  function drawOptions() {
+    const old = Object.fromEntries([...options.querySelectorAll("select")].map((s) => [s.name, s.value]));
+    const fields = optionFields((kinds.find((k) => k.kind === game.value) || kinds[0]).options, Number(players.value));
+    for (const select of fields.map((f) => f.querySelector("select"))) {  // what was chosen stays chosen
+      if (select.name in old && [...select.options].some((o) => o.value === old[select.name])) select.value = old[select.name];
+    }
+    options.hidden = !fields.length;
+    options.replaceChildren(h("legend", {}, "Game options"), ...fields);
+  }
+  drawOptions();
+  const form = h("form", { class: "new-game", onsubmit: (event) => { event.preventDefault(); create(form, message, game.value); } },
+    h("p", {}, h("label", { for: "kind" }, "Game "), game),
+    h("p", {}, h("label", { for: "players" }, "Number of players "), players), seats, options,
+    h("button", { type: "submit" }, "Start"));
+  root.replaceChildren(h("h1", {}, "New game"), form, message);
+}
+
+async function create(form, message, kind) {
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  const seats = [...form.querySelectorAll(".seat-specs select")].map((s) => s.value.startsWith("ai:")
+    ? { type: "ai", level: s.value.slice(3) }
+    : { type: "human", holder: s.value === "me" ? "creator" : s.value });
+  const options = {};
+  for (const select of form.querySelectorAll("select[name^='option:']")) {
+    const { type } = select.dataset;
+    options[select.name.slice(7)] = type === "boolean" ? select.value === "true"
+      : type === "seat" && /^\d+$/.test(select.value) ? Number(select.value) : select.value;
+  }
+  try {
+    const created = await change("POST", "games", { body: { kind, options, seats } });
+    remember(created.game, { admin: created.admin_token, invites: created.invites || [],
+      seats: Object.fromEntries((created.seats || []).map((s) => [s.seat, s.token])) });
+    location.hash = `#/game/${created.game}`;
+  } catch (error) {
+    message.textContent = problemText(error);
+    button.disabled = false;
+  }
+}

@@ -1,0 +1,211 @@
+"""Load benchmark (not a test) with a native load generator, `wrk` (Debian's package), so that the
+client is not the bottleneck: every wrk thread holds one connection and plays its own 2-player
+games, one command after another, from commands prepared beforehand. They are legal because they
+were decided offline from each game's seed, read from Redis after the games were created (the
+server decides each one again, as it would any client's). Beside our figures, from the same run:
+the bare baseline, a Litestar endpoint doing one XADD (tests/bench/bare_app.py), sent the same
+bodies by the same script.
+
+Reports: saturated commands/s with 1 and 2 API processes (each its own `pantheon api`, each driven
+by its own wrk) and the ratio to the bare baseline with as many processes; p50/p99 latency at 100
+and 1,000 concurrent games at a human pace (`--think` seconds between a game's commands, jittered
+±50%). Everything runs on this machine against a private redis-server (AOF, fsync every second).
+
+    apt-get install -y wrk   # once
+    .venv/bin/python -m tests.bench.bench_load [--seconds 15] [--think 5] [--paced 100,1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import msgspec
+from redis.asyncio import Redis
+
+from domain import games
+from service.store.streams import EventStore
+from service.write import GameService, SeatSpec
+from service.write.submit import decide
+from tests.bench.bench_api import _wait
+from tests.bench.private_redis import free_port, private_redis
+from tests.service.live import RELAXED_ENV
+
+LUA = Path(__file__).with_name("load.lua")
+PREFIX = "bench"
+
+
+class Processes:
+    """Server processes on the private Redis, stopped at the end."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis_url, self.procs = redis_url, []
+        self.env = dict(os.environ, REDIS_URL=redis_url, PANTHEON_PREFIX=PREFIX, **RELAXED_ENV,
+                        PANTHEON_MAX_CONNECTIONS="5000")
+
+    def api(self) -> int:
+        port = free_port()
+        self.procs.append(subprocess.Popen([sys.executable, "-m", "service.cli", "api"],
+                                           env=dict(self.env, PANTHEON_PORT=str(port)),
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        _wait(f"http://127.0.0.1:{port}/health/ready")
+        return port
+
+    def bare(self) -> int:
+        port = free_port()
+        self.procs.append(subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "tests.bench.bare_app:app", "--port", str(port), "--log-level",
+             "warning", "--backlog", "4096", "--limit-concurrency", "5000"],
+            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        _wait(f"http://127.0.0.1:{port}/xadd")
+        return port
+
+    def close(self) -> None:
+        for p in reversed(self.procs):
+            p.terminate()
+        for p in self.procs:
+            p.wait(timeout=10)
+        self.procs.clear()
+
+
+async def prepare(redis_url: str, count: int, wire_seat: bool, seed: int) -> list[list[tuple[str, str, str]]]:
+    """`count` new 2-player games (both seats claimed); for each, every command of a whole random
+    game as (path, token, body), decided offline from its seed."""
+    game_spec = games.default()
+    decider, rnd = game_spec.decider, random.Random(seed)
+    client = Redis.from_url(redis_url)
+    service = GameService(EventStore(client, prefix=PREFIX, partitions=16))
+    played = []
+    try:
+        for _ in range(count):
+            created = await service.create(game_spec.kind, {}, [SeatSpec(type="human")] * 2, claim=[0, 1])
+            game, tokens = created.game, created.tokens
+            secret = bytes.fromhex((await service.meta(game))["seed"].decode())
+            version, state = await service.state_at(game)
+            commands = []
+            while not decider.is_terminal(state):
+                seat = decider.awaited(state).seat
+                command = game_spec.random_command(state, seat, rnd)
+                for event in decide(decider, state, command, secret, game, version):
+                    state, version = decider.evolve(state, event), version + 1
+                body = msgspec.to_builtins(command)
+                if not wire_seat:
+                    body.pop("seat", None)
+                commands.append((f"/games/{game}/commands", tokens[seat], msgspec.json.encode(body).decode()))
+            played.append(commands)
+    finally:
+        await client.aclose()
+    return played
+
+
+def write_files(directory: Path, played: list[list[tuple[str, str, str]]], threads: int, *,
+                bare: bool = False) -> None:
+    """Thread i's file: games i, i+threads, ... one after the other (bare: the same bodies to /xadd,
+    ten times over, since the bare endpoint answers several times faster)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for t in range(threads):
+        with open(directory / f"t{t}.txt", "w") as out:
+            for commands in played[t::threads] * (10 if bare else 1):
+                for path, token, body in commands:
+                    out.write(f"{'/xadd' if bare else path}\t{token}\t{body}\n")
+
+
+def wrk(port: int, directory: Path, threads: int, seconds: float, think_ms: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        ["wrk", "-t", str(threads), "-c", str(threads), "-d", f"{seconds:.0f}s", "--timeout", "30s",
+         "-s", str(LUA), f"http://127.0.0.1:{port}", "--", str(directory), str(think_ms)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def result(process: subprocess.Popen) -> dict:
+    out, err = process.communicate()
+    if process.returncode != 0:
+        raise RuntimeError(f"wrk failed: {err}")
+    report = json.loads(out.strip().splitlines()[-1])
+    report["per_s"] = round(report["commands"] / report["seconds"], 1)
+    if report["exhausted"]:  # latency figures then include health reads: prepare more games
+        report["warning"] = "some connections ran out of prepared commands"
+    if err.strip():
+        report["stderr"] = err.strip()[:300]
+    return report
+
+
+def run(ports: list[int], dirs: list[Path], threads: int, seconds: float, think_ms: int) -> dict:
+    """One wrk per port at once; their figures summed (rates) or from the first (latency)."""
+    reports = [result(p) for p in [wrk(port, d, threads, seconds, think_ms) for port, d in zip(ports, dirs)]]
+    total = dict(reports[0])
+    total["per_s"] = round(sum(r["per_s"] for r in reports), 1)
+    for key in ("commands", "refused", "exhausted", "socket_errors"):
+        total[key] = sum(r[key] for r in reports)
+    return total
+
+
+async def main_async(args: argparse.Namespace) -> dict:
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed: apt-get install -y wrk")
+    out: dict = {"seconds": args.seconds, "threads_saturated": args.threads, "think_s": args.think}
+    with private_redis() as redis_url, tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
+        servers = Processes(redis_url)
+        try:
+            api = [servers.api(), servers.api()]
+            bare = [servers.bare(), servers.bare()]
+            version = httpx.get(f"http://127.0.0.1:{api[0]}/schema/openapi.json").json()["info"]["version"]
+            wire_seat = version.startswith("1.")
+            # enough games that no connection runs out in a saturated run (about 90 commands each)
+            per_run = args.threads * 2 + 40
+            need = max(args.paced + [0]) + 4 * per_run
+            started = time.perf_counter()
+            played = await prepare(redis_url, need, wire_seat, args.seed)
+            out["prepared_games"], out["prepare_s"] = len(played), round(time.perf_counter() - started, 1)
+            out["commands_per_game"] = round(sum(map(len, played)) / len(played), 1)
+            taken = 0
+
+            def take(n: int, name: str, threads: int, bare_too: bool = False) -> Path:
+                nonlocal taken
+                d = Path(tmp) / name
+                write_files(d, played[taken:taken + n], threads, bare=bare_too)
+                taken += 0 if bare_too else n
+                return d
+
+            # saturated: the bare baseline and ours, with 1 and then 2 processes
+            t = args.threads
+            out["bare_1"] = run(bare[:1], [take(per_run, "bare1", t, True)], t, args.seconds, 0)
+            out["api_1"] = run(api[:1], [take(per_run, "api1", t)], t, args.seconds, 0)
+            out["bare_2"] = run(bare, [take(per_run, f"bare2{i}", t, True) for i in range(2)], t, args.seconds, 0)
+            out["api_2"] = run(api, [take(per_run, f"api2{i}", t) for i in range(2)], t, args.seconds, 0)
+            for n in (1, 2):
+                out[f"ratio_{n}"] = round(out[f"api_{n}"]["per_s"] / out[f"bare_{n}"]["per_s"], 3)
+            # a human pace: every game its own connection, thinking between commands
+            think_ms = int(args.think * 1000)
+            for n in args.paced:
+                out[f"paced_{n}"] = run(api[:1], [take(n, f"paced{n}", n)], n, args.paced_seconds, think_ms)
+        finally:
+            servers.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=15, help="length of each saturated run")
+    parser.add_argument("--threads", type=int, default=32, help="wrk threads (= connections = games at once) "
+                        "in the saturated runs")
+    parser.add_argument("--think", type=float, default=5.0, help="mean seconds between a game's commands (paced)")
+    parser.add_argument("--paced", type=lambda s: [int(x) for x in s.split(",") if x], default=[100, 1000],
+                        help="numbers of concurrent games at a human pace")
+    parser.add_argument("--paced-seconds", type=float, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    print(json.dumps(asyncio.run(main_async(parser.parse_args())), indent=1))
+
+
+if __name__ == "__main__":
+    main()
