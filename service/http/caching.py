@@ -51,7 +51,7 @@ class Rule:
 RULES = {
     "get_game": Rule("game", by_viewer=False),
     "get_view": Rule("view", by_viewer=True),
-    "get_score": Rule("score", by_viewer=False),
+    "get_score": Rule("score", by_viewer=True),  # a seat sees its own secret score
     "get_options": Rule("options", by_viewer=True, seat_only=True),
     "get_option_blocks": Rule("options", by_viewer=True, seat_only=True),
     "list_events": Rule("events", by_viewer=True),

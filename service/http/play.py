@@ -148,9 +148,11 @@ class PlayController(Controller):
         at: AtParam = None, min_version: MinVersionParam = 0,
     ) -> ScoreAnswer:
         """Per seat: the total and where it came from (gods by epoch, phase ends, each scoring's half gods,
-        columns and Pietalte), and every seat's score after every event that changed one."""
-        await caller_seat(service, game_id, request, required=False)
-        version, view = await projected(service, game_id, "score", None, at, min_version)
+        columns and Pietalte), and every seat's score after every event that changed one. Where a
+        game keeps scores secret until the end (Pergamon's `vp_visibility: secret`), a seat token
+        also shows that seat's own score and its changes; everyone else's stay hidden."""
+        seat = await caller_seat(service, game_id, request, required=False)
+        version, view = await projected(service, game_id, "score", seat, at, min_version, or_public=True)
         return of_kind("ScoreAnswer", await service.kind(game_id))(version=version, view=view)
 
     @get("/events", operation_id="list_events", status_code=200, summary="Events after a version",

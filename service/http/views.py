@@ -25,19 +25,20 @@ MinVersionParam = Annotated[int, QueryParameter(
 
 
 async def projected(service: GameService, game: str, name: str, seat: int | None, at: int | None,
-                    min_version: int) -> tuple[int, dict]:
-    """(version, view): the stored read model if it is recent enough, else folded now."""
+                    min_version: int, *, or_public: bool = False) -> tuple[int, dict]:
+    """(version, view): the stored read model if it is recent enough, else folded now (with
+    `or_public`, the public view where the projection has none of its own for `seat`)."""
     await service.kind(game)  # 404 for an unknown game
     try:
         if at is not None:
-            version, body = await view_at(service.store, game, name, seat, at)
+            version, body = await view_at(service.store, game, name, seat, at, or_public=or_public)
             require(version == at, 404, "unknown_version", f"The game has no version {at} yet.")
         else:
             current, _ = await service.store.head(game)
             require(min_version <= current, 404, "unknown_version", f"The game has no version {min_version} yet.")
             await _wait_for_projector(service, game, name, min_version)
             version, body = await read_model_json(service.store.redis, service.store, game, name, seat,
-                                                  min_version=min_version)
+                                                  min_version=min_version, or_public=or_public)
     except ReadModelMissing as missing:
         require(False, 404, "no_such_view", str(missing))
     return version, msgspec.json.decode(body)

@@ -158,16 +158,20 @@ def _field(seat: int | None) -> str:
 
 
 async def read_model_json(redis: Redis, store: EventStore, game: str, name: str, seat: int | None = None, *,
-                          min_version: int = 0, catalog: Catalog = PROJECTIONS) -> tuple[int, bytes]:
+                          min_version: int = 0, catalog: Catalog = PROJECTIONS,
+                          or_public: bool = False) -> tuple[int, bytes]:
     """The view `name` (public, or `seat`'s own) as JSON with the version it reflects: the stored
     read model when it reflects at least `min_version` (and exists, in the current projection
-    version), otherwise folded from the event stream right now (the newest version)."""
+    version), otherwise folded from the event stream right now (the newest version). With
+    `or_public`, a seat the projection has no view of at that version gets the public one."""
     kind = await _kind(store, game)
     projection = _projection(catalog, kind, name)
-    pv, v, body = await redis.hmget(rm_key(store, game, name), "pv", "v", _field(seat))
+    pv, v, body, public = await redis.hmget(rm_key(store, game, name), "pv", "v", _field(seat), _field(None))
+    if or_public and body is None:  # a read model's fields are written together: no seat view at v
+        body = public
     if body is not None and int(pv) == projection.version and int(v) >= max(min_version, 1):
         return int(v), body
-    return await view_at(store, game, name, seat, catalog=catalog)
+    return await view_at(store, game, name, seat, catalog=catalog, or_public=or_public)
 
 
 async def read_model(redis: Redis, store: EventStore, game: str, name: str, seat: int | None = None, *,
@@ -178,12 +182,15 @@ async def read_model(redis: Redis, store: EventStore, game: str, name: str, seat
 
 
 async def view_at(store: EventStore, game: str, name: str, seat: int | None = None, at: int | None = None, *,
-                  catalog: Catalog = PROJECTIONS) -> tuple[int, bytes]:
-    """The view folded from events 1..at (replay; the newest version by default), as JSON."""
+                  catalog: Catalog = PROJECTIONS, or_public: bool = False) -> tuple[int, bytes]:
+    """The view folded from events 1..at (replay; the newest version by default), as JSON; with
+    `or_public`, the public view for a seat the projection has no view of then."""
     kind = await _kind(store, game)
     projection = _projection(catalog, kind, name)
     fold = await fold_from_store(store, game, [projection], kind, at)
     model = fold.models[0]
+    if or_public and seat is not None and seat not in projection.seats(model):
+        seat = None
     if seat is not None and seat not in projection.seats(model):
         raise ReadModelMissing(f"read model {name!r} has no view for seat {seat}")
     return fold.version, _JSON.encode(projection.view(model, seat))

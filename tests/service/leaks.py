@@ -543,13 +543,15 @@ class Moment:
                 self.found(route, f"{what}{path} depends on information hidden from the caller")
 
     def _score(self, route: str, body: dict, **_: Any) -> None:
-        version = body["version"]
-        public = next(p for p in registry.get(self.truth.decider.kind).projections if p.name == "score")
-        model = public.initial()
+        """The score as the caller's own events give it (a seat sees its own secret score)."""
+        version, seat = body["version"], self.caller.seat
+        projection = next(p for p in registry.get(self.truth.decider.kind).projections if p.name == "score")
+        model = projection.initial()
         for v, event in enumerate(self.truth.events[:version], start=1):
-            model = public.apply(model, v, self.truth.secrets.redact(event, None))
-        for path in diff_paths(body["view"], normal(public.view(model))):
-            self.found(route, f"score{path} is not what the public events give")
+            model = projection.apply(model, v, self.truth.secrets.redact(event, seat))
+        own = seat if seat is not None and seat in projection.seats(model) else None
+        for path in diff_paths(body["view"], normal(projection.view(model, own))):
+            self.found(route, f"score{path} is not what the caller's events give")
 
     def _events(self, route: str, body: list | dict, **_: Any) -> None:
         viewer = self.caller.seat

@@ -101,10 +101,13 @@ async def test_a_seats_tag_never_answers_304_for_another_seat_or_a_spectator(cli
 
 async def test_answers_that_do_not_depend_on_the_token_are_public(client):
     game, _, tokens = await new_game(client)
-    for read in ("", "/score"):
-        answer = await _get(client, f"/games/{game}{read}", tokens[0])
-        assert answer.headers["cache-control"] == "no-cache" and "authorization" not in answer.headers.get("vary", "")
-        assert (await _get(client, f"/games/{game}{read}", None, answer.headers["etag"])).status_code == 304
+    answer = await _get(client, f"/games/{game}", tokens[0])
+    assert answer.headers["cache-control"] == "no-cache" and "authorization" not in answer.headers.get("vary", "")
+    assert (await _get(client, f"/games/{game}", None, answer.headers["etag"])).status_code == 304
+    # a score depends on the token (a seat sees its own secret score): never the public's answer
+    score = await _get(client, f"/games/{game}/score", tokens[0])
+    assert "authorization" in score.headers["vary"].lower() and score.headers["cache-control"].startswith("private")
+    assert (await _get(client, f"/games/{game}/score", None, score.headers["etag"])).status_code == 200
 
 
 async def test_replays_and_a_finished_games_events_and_export_are_immutable(client, referee):
@@ -115,7 +118,7 @@ async def test_replays_and_a_finished_games_events_and_export_are_immutable(clie
     score_at = await _get(client, f"/games/{game}/score", at=2)
     assert "immutable" not in running.headers["cache-control"]
     assert at.headers["cache-control"] == "private, max-age=31536000, immutable" and at.json()["version"] == 2
-    assert score_at.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert score_at.headers["cache-control"] == "private, max-age=31536000, immutable"
     await play(client, referee, game, tokens)
 
     at_later = await _get(client, f"/games/{game}/view", tokens[0], at.headers["etag"], at=2)
