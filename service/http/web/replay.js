@@ -17,7 +17,7 @@ export class ReplayPage {
 
   async start() {
     const [detail, events, score] = await Promise.all([get(`games/${this.game}`), allEvents(this.game, this.token),
-      get(`games/${this.game}/score`, { token: this.token })]);  // a seat may one day see its own secret score
+      get(`games/${this.game}/score`, { token: this.token })]);  // a seat sees its own secret score
     Object.assign(this, { detail, events, score: score.view });
     // where a command's events end (a fork starts there): the next event comes from another command
     const key = (e) => `${e.seat}|${e.command}|${e.recorded_at}`;
