@@ -36,10 +36,11 @@ from ..leaks import (
 )
 from ..live import live_api
 
-# Games per number of players in the suite's sweep (the benchmark plays 200 in all); fewer when
+# Games per number of players in the suite's sweep (the benchmark, tests.bench.bench_leaks, plays
+# 200 in all: run it after a change to what a route answers); fewer when
 # the service tests run a second time on another Redis (scripts/test: REDIS_URL), as the sweep
 # is about the server's answers, not the Redis under it.
-GAMES_PER_COUNT = int(os.environ.get("PANTHEON_LEAK_GAMES_PER_COUNT", "5" if os.environ.get("REDIS_URL") else "20"))
+GAMES_PER_COUNT = int(os.environ.get("PANTHEON_LEAK_GAMES_PER_COUNT", "3" if os.environ.get("REDIS_URL") else "10"))
 PERGAMON_GAMES_PER_COUNT = max(1, GAMES_PER_COUNT // 4)
 _HEX_RUN = re.compile(r"[0-9a-fA-F]{16,}")
 

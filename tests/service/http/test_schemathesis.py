@@ -22,7 +22,7 @@ from service.store.connection import connect_sync
 from ..api_helpers import PARTITIONS, RELAXED
 from ..live import live_api
 
-STREAM_TIMEOUT = 0.3  # seconds: an open game's event stream never ends by itself
+STREAM_TIMEOUT = 1.0  # seconds: an open game's event stream never ends by itself (a refusal comes at once; 1 s for a loaded machine)
 # 30 examples per operation and phase: well over a thousand requests in all. Every check is on;
 # a schema-valid command may still break the rules, so submit_command may also answer 422 (and a
 # fork inside a command's events or of a running game without its token, or an export of a
