@@ -59,7 +59,10 @@ def test_a_reload_in_the_middle_of_a_game_resumes_the_seat(watched, server):
     page.wait_for_selector("svg.board .overlay")
     assert "you play Player A" in page.locator("h1").inner_text()
     assert page.evaluate("location.hash") == f"#/game/{game}"
-    assert play_by_clicks(page, random.Random(6), commands=3) == 3  # the seat's token came back from localStorage
+    before = httpx.get(f"{server}/games/{game}").json()["version"]
+    sent = play_by_clicks(page, random.Random(6), commands=3)  # the seat's token came back from localStorage
+    assert sent >= 3 and httpx.get(f"{server}/games/{game}").json()["version"] > before
+    assert httpx.get(f"{server}/games/{game}/rejected").json() == []  # every command it sent was taken
 
 
 def test_the_choices_are_reached_and_taken_with_the_keyboard(watched):
