@@ -59,7 +59,8 @@ def _driver(tmp: Path) -> str:
         f"mkdir -p {tmp}/n{i}; redis-server {tmp}/redis-cluster.conf --cluster-announce-hostname {n} "
         f"--bind 127.0.0.1{i} --cluster-announce-ip 127.0.0.1{i} --dir {tmp}/n{i} --logfile {tmp}/n{i}.log &\n"
         f"pids=\"$pids $!\"\n" for i, n in enumerate(NODES, 1))
-    wait = "".join(f"until redis-cli -h {n} ping >/dev/null 2>&1; do sleep 0.1; done\n" for n in NODES)
+    wait = "".join(f"timeout 20 sh -c 'until redis-cli -h {n} ping >/dev/null 2>&1; do sleep 0.1; done'\n"
+                   for n in NODES)  # every step bounded: the trap below must get to stop the nodes
     return f"""set -e
 pids=""
 trap 'kill -9 $pids' EXIT
@@ -69,7 +70,7 @@ ip link set lo up
 echo "== first"; timeout 60 sh {tmp}/create.sh
 echo "== second"; timeout 60 sh {tmp}/create.sh
 echo "== replicas $(redis-cli -h redis-1 cluster nodes | grep -c slave)"
-echo "== client"; cd {ROOT} && {sys.executable} {tmp}/client.py
+echo "== client"; cd {ROOT} && timeout 60 {sys.executable} {tmp}/client.py
 """
 
 
