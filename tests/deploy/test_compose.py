@@ -253,10 +253,11 @@ def proxy_problems(services: dict, base: Path) -> list[str]:
             problems.append(f"{name}: publishes {sorted(published)}, listens on {sorted(binds)}")
         problems += [f"{api}: publishes a port past the proxy" for api, s in apis.items() if s.get("ports")]
         trusted = {environment(s).get("PANTHEON_TRUSTED_PROXIES") for s in apis.values()}
-        address = (proxy.get("networks") or {}) if isinstance(proxy.get("networks"), dict) else {}
-        fixed = {(spec or {}).get("ipv4_address") for spec in address.values()}
-        if not trusted <= fixed:
-            problems.append(f"{name}: the API processes trust {sorted(map(str, trusted))}, the proxy is at {sorted(map(str, fixed))}")
+        networks = proxy.get("networks") if isinstance(proxy.get("networks"), dict) else {}
+        fixed = {(spec or {}).get("ipv4_address") for spec in networks.values()}
+        if not trusted <= fixed:  # only the proxy's X-Forwarded-For is to be believed
+            problems.append(f"{name}: the API processes trust {sorted(map(str, trusted))}, "
+                            f"the proxy is at {sorted(map(str, fixed))}")
     return problems
 
 
@@ -394,3 +395,14 @@ def test_a_proxy_that_sends_elsewhere_than_the_api_processes_is_reported(tmp_pat
     found = planted(tmp_path / "port", "compose.cluster.yaml", "server api-1 api-1:8000", "server api-1 api-1:8080",
                     file="haproxy.cfg")
     assert any("api-1:8080" in p for p in found), found
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ("PANTHEON_TRUSTED_PROXIES: 172.28.77.5", "PANTHEON_TRUSTED_PROXIES: 172.28.77.6", "the API processes trust"),
+    ("  api-1: *api", '  api-1: {<<: *api, ports: ["8001:8000"]}', "api-1: publishes a port past the proxy"),
+    ('ports: ["8000:8000"]\n    networks: {pantheon: {ipv4_address: 172.28.77.5}}',
+     'ports: ["8080:8080"]\n    networks: {pantheon: {ipv4_address: 172.28.77.5}}', "proxy: publishes ['8080']"),
+])
+def test_a_proxy_bypassed_or_trusted_wrongly_is_reported(tmp_path, old, new, expected):
+    found = planted(tmp_path, "compose.cluster.yaml", old, new)
+    assert any(expected in p for p in found), found
