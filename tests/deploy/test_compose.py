@@ -32,6 +32,20 @@ FILES = sorted(p.name for p in DEPLOY.glob("compose*.yaml"))
 BY_ENV = {s.env: s for s in SETTINGS}
 URL_SETTINGS = ("REDIS_URL", "PANTHEON_QUEUE_URL")
 CONDITIONS = {"service_started", "service_healthy", "service_completed_successfully"}
+# The keys the Compose Specification allows (docker compose refuses others; it cannot run here, so a
+# misspelt key -- `depend_on`, `healtcheck` -- would otherwise pass unnoticed). Extensions are `x-*`.
+TOP_KEYS = {"version", "name", "include", "services", "networks", "volumes", "configs", "secrets", "models"}
+SERVICE_KEYS = set("""annotations attach blkio_config build cap_add cap_drop cgroup cgroup_parent command configs
+    container_name cpu_count cpu_percent cpu_period cpu_quota cpu_rt_period cpu_rt_runtime cpu_shares cpus cpuset
+    credential_spec depends_on deploy develop device_cgroup_rules devices dns dns_opt dns_search domainname
+    driver_opts entrypoint env_file environment expose extends external_links extra_hosts gpus group_add
+    healthcheck hostname image init ipc isolation labels label_file links logging mac_address mem_limit
+    mem_reservation mem_swappiness memswap_limit models network_mode networks oom_kill_disable oom_score_adj pid
+    pids_limit platform ports post_start pre_stop privileged profiles provider pull_policy read_only restart
+    runtime scale secrets security_opt shm_size stdin_open stop_grace_period stop_signal storage_opt sysctls tmpfs
+    tty ulimits use_api_socket user userns_mode uts volumes volumes_from working_dir""".split())
+HEALTHCHECK_KEYS = {"test", "interval", "timeout", "retries", "start_period", "start_interval", "disable"}
+DEPENDS_KEYS = {"condition", "restart", "required"}
 
 
 # --- reading a compose file ------------------------------------------------------------------
@@ -160,8 +174,16 @@ def project_problems(name: str, service: dict, services: dict) -> list[str]:
     return problems
 
 
+def unknown_keys(where: str, found, allowed: set[str]) -> list[str]:
+    return [f"{where}: unknown key {key!r}" for key in (found or {}) if key not in allowed and not key.startswith("x-")]
+
+
 def service_problems(name: str, service: dict, services: dict) -> list[str]:
-    problems = []
+    problems = unknown_keys(name, service, SERVICE_KEYS) + unknown_keys(f"{name}: healthcheck",
+                                                                        service.get("healthcheck"), HEALTHCHECK_KEYS)
+    if isinstance(service.get("depends_on"), dict):
+        for dep, spec in service["depends_on"].items():
+            problems += unknown_keys(f"{name}: depends_on {dep}", spec, DEPENDS_KEYS)
     one_shot = service.get("restart", "no") == "no"
     if not one_shot and service.get("restart") not in ("unless-stopped", "always"):
         problems.append(f"{name}: not restarted when it dies (restart: {service.get('restart')})")
@@ -263,8 +285,9 @@ def proxy_problems(services: dict, base: Path) -> list[str]:
 
 def problems(path: Path) -> list[str]:
     """Everything wrong with the compose file at `path` (its relative mounts read from its folder)."""
-    services = yaml.safe_load(path.read_text())["services"]
-    found: list[str] = []
+    compose = yaml.safe_load(path.read_text())
+    services = compose["services"]
+    found: list[str] = unknown_keys(path.name, compose, TOP_KEYS)
     for name, service in services.items():
         found += service_problems(name, service, services)
         if is_project(service):
@@ -382,6 +405,10 @@ def test_a_variable_of_another_role_is_reported(tmp_path):
     ('"--cluster-announce-hostname", "redis-3"', '"--cluster-announce-hostname", "redis-03"', "redis-3: announces"),
     ("--cluster-replicas 1", "--cluster-replicas 0", "not one replica per master"),
     ('test: ["CMD", "pantheon", "alive", "worker"]', 'test: ["NONE"]', "worker: no healthcheck"),
+    ("    deploy: {replicas: 2}\n    healthcheck:  # registered", "    deploy: {replicas: 2}\n    healtcheck:  # registered",
+     "worker: unknown key 'healtcheck'"),
+    ("      interval: 15s", "      intervall: 15s", "projector: healthcheck: unknown key 'intervall'"),
+    ("\nvolumes:\n", "\nvolume:\n", "unknown key 'volume'"),
 ])
 def test_a_broken_dependency_cluster_or_health_check_is_reported(tmp_path, old, new, expected):
     found = planted(tmp_path, "compose.cluster.yaml", old, new)
