@@ -82,6 +82,10 @@ def main() -> None:
         seen["metrics_through_proxy"] = status(f"{PROXY}/metrics")
         seen["ready_through_proxy"] = status(f"{PROXY}/health/ready")
         processes["api-1"].kill()
+        # dead, its socket closed: a request that reached the dying process (in its accept queue) is
+        # answered 502 and rightly not retried by the proxy (it may have been applied; a client
+        # retries it with its Idempotency-Key); the test is about those that come after
+        processes["api-1"].wait()
         statuses = []
         deadline = time.monotonic() + 15  # past the health check's `fall 2` at `inter 5s`
         while time.monotonic() < deadline:
