@@ -92,6 +92,35 @@ def summary(values: list[float]) -> dict:
             "p99_ms": round(1000 * percentile(values, 0.99), 2), "max_ms": round(1000 * max(values, default=0), 2)}
 
 
+def run(games: int, concurrent: int, workers: int, players: int, level: str) -> dict:
+    """Play `games` all-AI games, `concurrent` at a time, with `workers` `pantheon worker` processes
+    on a private redis-server; the AI turns per second and the overheads."""
+    with private_redis() as url:
+        env = dict(os.environ, REDIS_URL=url, PANTHEON_PREFIX=PREFIX, PANTHEON_FEED_PARTITIONS=str(PARTITIONS))
+        processes = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(workers)]
+        sync = Redis.from_url(url)
+        try:
+            time.sleep(1.0)  # let the workers start listening
+            started, played = time.perf_counter(), []
+            for _ in range(0, games, concurrent):
+                batch = asyncio.run(create_games(url, min(concurrent, games - len(played)), players, level))
+                wait_finished(sync, batch, timeout=900)
+                played += batch
+            elapsed = time.perf_counter() - started
+            strict, between, thinking = overheads(sync, asyncio.run(envelopes_of(url, played)))
+        finally:
+            for w in processes:
+                w.send_signal(signal.SIGTERM)
+            for w in processes:
+                w.wait(timeout=30)
+            sync.close()
+    return {"games": len(played), "players": players, "level": level, "workers": workers,
+            "concurrent": concurrent, "seconds": round(elapsed, 1), "ai_turns_per_s": round(len(strict) / elapsed, 1),
+            "enqueue_to_stored_minus_thinking": summary(strict),
+            "stored_to_stored_minus_thinking": summary(between), "thinking": summary(thinking)}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=20)
@@ -100,31 +129,7 @@ def main() -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--level", default="random", help="the bots' level (random thinks least)")
     args = p.parse_args()
-    with private_redis() as url:
-        env = dict(os.environ, REDIS_URL=url, PANTHEON_PREFIX=PREFIX, PANTHEON_FEED_PARTITIONS=str(PARTITIONS))
-        workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(args.workers)]
-        sync = Redis.from_url(url)
-        try:
-            time.sleep(1.0)  # let the workers start listening
-            started, games = time.perf_counter(), []
-            for _ in range(0, args.games, args.concurrent):
-                batch = asyncio.run(create_games(url, min(args.concurrent, args.games - len(games)), args.players,
-                                                 args.level))
-                wait_finished(sync, batch, timeout=900)
-                games += batch
-            elapsed = time.perf_counter() - started
-            strict, between, thinking = overheads(sync, asyncio.run(envelopes_of(url, games)))
-        finally:
-            for w in workers:
-                w.send_signal(signal.SIGTERM)
-            for w in workers:
-                w.wait(timeout=30)
-            sync.close()
-    print(json.dumps({"games": len(games), "players": args.players, "level": args.level, "workers": args.workers,
-                      "concurrent": args.concurrent, "ai_turns_per_s": round(len(strict) / elapsed, 1),
-                      "enqueue_to_stored_minus_thinking": summary(strict),
-                      "stored_to_stored_minus_thinking": summary(between), "thinking": summary(thinking)}))
+    print(json.dumps(run(args.games, args.concurrent, args.workers, args.players, args.level)))
 
 
 if __name__ == "__main__":
