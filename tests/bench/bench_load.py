@@ -9,7 +9,8 @@ bodies by the same script.
 Reports: saturated commands/s with 1 and 2 API processes (each its own `pantheon api`, each driven
 by its own wrk) and the ratio to the bare baseline with as many processes; p50/p99 latency at 100
 and 1,000 concurrent games at a human pace (`--think` seconds between a game's commands, jittered
-±50%). Everything runs on this machine against a private redis-server (AOF, fsync every second).
+±50%), with a projector running, and the CPU time per command of the API process, the projector
+and Redis in those runs (the figures README's capacity model multiplies). Everything runs on this machine against a private redis-server (AOF, fsync every second).
 
     apt-get install -y wrk   # once
     .venv/bin/python -m tests.bench.bench_load [--seconds 15] [--think 5] [--paced 100,1000]
@@ -49,7 +50,7 @@ class Processes:
     """Server processes on the private Redis, stopped at the end."""
 
     def __init__(self, redis_url: str, keep_alive_s: float) -> None:
-        self.redis_url, self.procs = redis_url, []
+        self.redis_url, self.procs, self.pids = redis_url, [], {}
         # keep-alive beyond the longest think time: wrk sends a request at once on a connection it
         # had to open again while a think-time delay is pending, and sends again when the delay
         # ends, so a server that closed idle connections (5 s by default) would see a command
@@ -64,7 +65,14 @@ class Processes:
                                            env=dict(self.env, PANTHEON_PORT=str(port)),
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         _wait(f"http://127.0.0.1:{port}/health/ready")
+        self.pids[port] = self.procs[-1].pid
         return port
+
+    def projector(self) -> int:
+        """A projector (the paced runs keep read models as production does); its pid."""
+        self.procs.append(subprocess.Popen([sys.executable, "-m", "service.cli", "projector"], env=self.env,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        return self.procs[-1].pid
 
     def bare(self) -> int:
         port = free_port()
@@ -145,6 +153,41 @@ def result(process: subprocess.Popen) -> dict:
     return report
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def redis_cpu_s(redis_url: str) -> float:
+    """CPU seconds the Redis server has used so far (its main thread and the rest, user + system)."""
+    import redis as sync_redis
+
+    client = sync_redis.Redis.from_url(redis_url)
+    try:
+        info = client.info("cpu")
+    finally:
+        client.close()
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+class CpuMeter:
+    """CPU time per command of each part (ms), over one run: on shared cores wall-clock rates swing,
+    CPU time per command is what a capacity model can multiply."""
+
+    def __init__(self, redis_url: str, parts: dict[str, int]) -> None:
+        self.redis_url, self.parts = redis_url, parts
+        self.start = self._now()
+
+    def _now(self) -> dict[str, float]:
+        return {"redis": redis_cpu_s(self.redis_url), **{name: cpu_s(pid) for name, pid in self.parts.items()}}
+
+    def per_command(self, commands: int) -> dict[str, float]:
+        end = self._now()
+        return {f"{name}_cpu_ms_per_command": round(1000 * (end[name] - self.start[name]) / max(commands, 1), 3)
+                for name in end}
+
+
 def run(ports: list[int], dirs: list[Path], threads: int, seconds: float, think_ms: int) -> dict:
     """One wrk per port at once; their figures summed (rates) or from the first (latency)."""
     reports = [result(p) for p in [wrk(port, d, threads, seconds, think_ms) for port, d in zip(ports, dirs)]]
@@ -193,8 +236,11 @@ async def main_async(args: argparse.Namespace) -> dict:
                     out[f"ratio_{n}"] = round(out[f"api_{n}"]["per_s"] / out[f"bare_{n}"]["per_s"], 3)
             # a human pace: every game its own connection, thinking between commands
             think_ms = int(args.think * 1000)
+            projector = servers.projector()  # from here on, read models are kept as in production
             for n in args.paced:
-                out[f"paced_{n}"] = run(api[:1], [take(n, f"paced{n}", n)], n, args.paced_seconds, think_ms)
+                meter = CpuMeter(redis_url, {"api": servers.pids[api[0]], "projector": projector})
+                out[f"paced_{n}"] = report = run(api[:1], [take(n, f"paced{n}", n)], n, args.paced_seconds, think_ms)
+                report.update(meter.per_command(report["commands"]))
         finally:
             servers.close()
     return out
