@@ -69,6 +69,15 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _archiver(args: argparse.Namespace) -> int:
+    from service.config import Settings
+
+    from .roles import run_archiver
+
+    run_archiver(Settings(), once=args.once)
+    return 0
+
+
 def _alive(args: argparse.Namespace) -> int:
     from service.config import Settings
 
@@ -245,6 +254,10 @@ def parser() -> argparse.ArgumentParser:
     pr.add_argument("--dead-after-ms", type=int, default=30_000,
                     help="remove from the group consumers silent this long that hold no entries (default: %(default)s)")
     pr.set_defaults(func=_projector)
+    ar = _settings_flags(sub.add_parser(
+        "archiver", help="move finished and abandoned games out of Redis into the archive (REDIS_URL)"), "archiver")
+    ar.add_argument("--once", action="store_true", help="one sweep, then stop")
+    ar.set_defaults(func=_archiver)
     al = _settings_flags(sub.add_parser(
         "alive", help="health check: exit 0 if this host runs a live projector or AI worker (REDIS_URL)"), "alive")
     al.add_argument("role", choices=("projector", "worker"))

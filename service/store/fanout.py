@@ -130,7 +130,7 @@ class Fanout:
 
     async def _status(self, game: str) -> tuple[int, bool]:
         # version and end are set in the append's one atomic step: read together, they agree
-        version, finished = await self.store.redis.hmget(self.store.keys(game).meta, "version", "finished")
+        version, finished = await self.store.fields(game, "version", "finished")
         return int(version or 0), finished is not None
 
     async def _run(self) -> None:
