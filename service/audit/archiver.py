@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 import uuid
 from dataclasses import dataclass
@@ -151,13 +152,21 @@ class ArchiveMismatch(Exception):
     """The archive's files did not read back as Redis holds the game."""
 
 
+def alive_key(prefix: str, host: str) -> str:
+    """The key that says an archiver of `host` is alive (`pantheon alive archiver`): set before each sweep."""
+    return f"{prefix}:archiver:alive:{host}"
+
+
 async def run(store: EventStore, archive: Archive, *, finished_s: float, abandoned_s: float, every_s: float,
               stop: asyncio.Event | None = None) -> None:
     """Sweep every `every_s` seconds until `stop` is set; a failed sweep is logged and tried again."""
     archiver = Archiver(store, archive, finished_s=finished_s, abandoned_s=abandoned_s)
     stop = stop or asyncio.Event()
+    key = alive_key(store.prefix, socket.gethostname())
     while not stop.is_set():
         try:
+            # alive for three periods, and a sweep's worth more (a sweep of many games takes a while)
+            await store.redis.set(key, int(time.time()), ex=int(3 * every_s) + 300)
             for due in await archiver.sweep():
                 log.info("archived %s game %s", due.reason, due.game)
         except Exception as error:  # noqa: BLE001 - Redis away, a full disk: try again next period
@@ -166,3 +175,7 @@ async def run(store: EventStore, archive: Archive, *, finished_s: float, abandon
             await asyncio.wait_for(stop.wait(), every_s)
         except asyncio.TimeoutError:
             pass
+    try:
+        await store.redis.delete(key)  # stopped on purpose: no longer alive
+    except Exception as error:  # noqa: BLE001 - it lapses anyway
+        log.warning("could not say the archiver stopped: %r", error)

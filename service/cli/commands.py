@@ -259,8 +259,9 @@ def parser() -> argparse.ArgumentParser:
     ar.add_argument("--once", action="store_true", help="one sweep, then stop")
     ar.set_defaults(func=_archiver)
     al = _settings_flags(sub.add_parser(
-        "alive", help="health check: exit 0 if this host runs a live projector or AI worker (REDIS_URL)"), "alive")
-    al.add_argument("role", choices=("projector", "worker"))
+        "alive", help="health check: exit 0 if this host runs a live projector, AI worker or archiver (REDIS_URL)"),
+        "alive")
+    al.add_argument("role", choices=("projector", "worker", "archiver"))
     al.set_defaults(func=_alive)
     pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
     rb = _settings_flags(pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)"),
