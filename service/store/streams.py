@@ -356,9 +356,16 @@ class EventStore:
     async def read(self, game: str, after: int = 0, until: int | None = None) -> list[Envelope]:
         """Envelopes with after < version <= until, in order."""
         end = f"{until}-1" if until is not None else "+"
-        entries = await self.redis.xrange(self.keys(game).events, f"{after + 1}-1", end)
-        if not entries and (cold := await self.archived(game)):
-            return [e for e in cold.envelopes if e.version > after and (until is None or e.version <= until)]
+        k = self.keys(game)
+        if self.cold is None:
+            entries = await self.redis.xrange(k.events, f"{after + 1}-1", end)
+        else:  # and whether the game is in Redis, in the same round trip (one hash tag: one node)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.xrange(k.events, f"{after + 1}-1", end)
+                pipe.exists(k.meta)
+                entries, present = await pipe.execute()
+            if not entries and not present and (cold := await self.cold.load(game)):
+                return [e for e in cold.envelopes if e.version > after and (until is None or e.version <= until)]
         return [UNPACK_ENVELOPE.decode(fields[b"e"]) for _, fields in entries]
 
     async def archived(self, game: str) -> ColdGame | None:

@@ -36,7 +36,7 @@ async def answers(client, game: str, token: str) -> dict[str, tuple[int, bytes]]
     routes = [f"/games/{game}", f"/games/{game}/view", f"/games/{game}/view?at=5", f"/games/{game}/score",
               f"/games/{game}/score?at=7", f"/games/{game}/events", f"/games/{game}/events?after=10&limit=5",
               f"/games/{game}/stream", f"/games/{game}/audit", f"/games/{game}/export", f"/games/{game}/rejected",
-              f"/games/{game}/view?at=99999", "/games?status=finished"]
+              f"/games/{game}/view?at=99999", f"/games/{game}/view?min_version=3", "/games?status=finished"]
     out = {}
     for route in routes:
         for who, headers in (("spectator", {}), ("seat 0", bearer(token))):
