@@ -15,9 +15,9 @@ from pathlib import Path
 
 import msgspec
 
-from service.store.cold import ColdGame
+from service.store.cold import ArchiveUnreadable, ColdGame
 
-from .export import read_export
+from .export import ExportError, read_export
 
 _GAME = re.compile(r"[0-9A-Za-z_-]{1,64}")  # a game id as a file name: nothing that leaves the directory
 
@@ -85,7 +85,10 @@ class Archive:
         """Like `read`, from this process's cache when it holds the game (archived games never change)."""
         cached = self._cache.get(game)
         if cached is None:
-            cached = await asyncio.to_thread(self.read, game)
+            try:
+                cached = await asyncio.to_thread(self.read, game)
+            except (OSError, EOFError, ExportError, msgspec.DecodeError, msgspec.ValidationError) as error:
+                raise ArchiveUnreadable(f"the archive of game {game} cannot be read: {error}") from error
             if cached is None:
                 return None
             self._cache[game] = cached

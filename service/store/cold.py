@@ -20,7 +20,12 @@ class ColdGame:
     rejected: list[dict[bytes, bytes]] = field(default_factory=list)
 
 
+class ArchiveUnreadable(Exception):
+    """The archive holds the game but cannot be read now (a volume away, a file damaged)."""
+
+
 class ColdReader(Protocol):
     async def load(self, game: str) -> ColdGame | None:
-        """The archived game, or None when the archive does not hold it."""
+        """The archived game, or None when the archive does not hold it; ArchiveUnreadable when it
+        holds it but cannot read it."""
         ...

@@ -215,3 +215,21 @@ async def test_a_game_not_yet_due_stays_in_redis(redis_url, prefix, tmp_path):
             assert not list(tmp_path.iterdir())
     finally:
         await redis.aclose()
+
+
+async def test_a_damaged_archive_file_is_a_503_problem_not_a_500(redis_url, prefix, tmp_path):
+    redis = connect(redis_url)
+    try:
+        async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
+                referee_service(redis_url, prefix) as referee:
+            game, _, tokens = await new_game(client)
+            await play(client, referee, game, tokens, max_commands=4)
+            await archiver(redis, prefix, tmp_path, abandoned_s=0).sweep()
+            (tmp_path / game[:2] / f"{game}.ndjson.gz").write_bytes(b"not gzip")
+        async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as fresh:  # nothing cached
+            for route in (f"/games/{game}", f"/games/{game}/view", f"/games/{game}/events"):
+                answer = await fresh.get(route)
+                assert_problem(answer, 503, "archive_unavailable")
+                assert answer.headers["retry-after"] == "30"
+    finally:
+        await redis.aclose()
