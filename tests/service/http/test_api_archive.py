@@ -140,6 +140,8 @@ async def test_an_abandoned_game_is_archived_and_a_live_one_never_is(redis_url, 
             assert sorted((d.game, d.reason) for d in done) == sorted([(left, "abandoned"), (never, "abandoned")])
             assert await keys_of(redis, prefix, left) == []
             assert (await client.get(f"/games/{left}")).json() == detail
+            stream = await asyncio.wait_for(client.get(f"/games/{left}/stream"), 10)  # ends: no more events come
+            assert [v for v, _ in sse_events(stream.text)] == list(range(1, detail["version"] + 1))
             assert (await client.get(f"/games/{live}")).json()["version"] > 0
             listed = [g["game"] for g in (await client.get("/games")).json()["games"]]
             assert live in listed and left not in listed and never not in listed
