@@ -55,7 +55,7 @@ class Setting:
 
 
 SERVER = frozenset({"serve", "api", "projector", "worker", "alive", "rebuild", "export", "import", "audit", "archiver"})
-ARCHIVE = frozenset({"serve", "api", "archiver", "export", "audit"})
+ARCHIVE = frozenset({"serve", "api", "archiver", "export", "import", "audit"})
 HTTP = frozenset({"serve", "api"})
 AI = frozenset({"serve", "api", "worker"})
 

@@ -4,10 +4,13 @@ archive, and every read of an archived game answers as it did before, from the a
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 
+from service.audit.archive import export_game
 from service.audit.archiver import Archiver
 from service.audit.cold import Archive
+from service.config import Settings
 from service.store.connection import connect
 from service.store.streams import EventStore
 
@@ -73,6 +76,11 @@ async def test_every_read_of_a_finished_game_answers_the_same_once_archived_and_
             assert after == before
             async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as fresh:  # another API process
                 assert await answers(fresh, game, tokens[0]) == before
+            # `pantheon export GAME` reads the archive too, and writes the same bytes
+            out = io.BytesIO()
+            settings = Settings(redis_url=redis_url, prefix=prefix, partitions=PARTITIONS, archive_dir=str(tmp_path))
+            await asyncio.to_thread(export_game, game, out, settings)
+            assert out.getvalue() == before[f"spectator /games/{game}/export"][1]
     finally:
         await redis.aclose()
 
