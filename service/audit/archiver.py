@@ -47,6 +47,7 @@ return 1
 class Due:
     game: str
     reason: str  # finished or abandoned
+    version: int = 0  # the version it was due at: a game that moved since is not archived
 
 
 class Archiver:
@@ -67,38 +68,41 @@ class Archiver:
     async def due(self, game: str, now: float | None = None) -> Due | None:
         """Whether the game is to be archived now, and why."""
         now = time.time() if now is None else now
-        finished, created = await self.store.redis.hmget(self.store.keys(game).meta, "finished", "created_at")
+        finished, created, version = await self.store.redis.hmget(self.store.keys(game).meta, "finished",
+                                                                  "created_at", "version")
         last = await self.store.redis.xrevrange(self.store.keys(game).events, count=1)
         last_ms = max(int(created or 0), UNPACK_ENVELOPE.decode(last[0][1][b"e"]).recorded_at if last else 0)
         idle = now - last_ms / 1000
         if finished is not None:
-            return Due(game, "finished") if idle >= self.finished_s else None
-        return Due(game, "abandoned") if idle >= self.abandoned_s else None
+            return Due(game, "finished", int(version or 0)) if idle >= self.finished_s else None
+        return Due(game, "abandoned", int(version or 0)) if idle >= self.abandoned_s else None
 
     async def sweep(self, now: float | None = None) -> list[Due]:
         """Archive every game that is due; the games this archiver archived."""
         done = []
         for game in await self.games():
             due = await self.due(game, now)
-            if due is not None and await self.move(game, ended=due.reason == "finished"):
+            if due is not None and await self.move(game, ended=due.reason == "finished", version=due.version):
                 done.append(due)
         return done
 
-    async def move(self, game: str, *, ended: bool = True) -> bool:
-        """Archive the game now, if no other archiver is at it; whether this call archived it."""
+    async def move(self, game: str, *, ended: bool = True, version: int | None = None) -> bool:
+        """Archive the game now (if at `version`, when given), if no other archiver is at it; whether
+        this call archived it."""
         keys, token = self.store.keys(game), uuid.uuid4().hex
         if not await self.store.redis.set(keys.archiving, token, nx=True, ex=self.claim_s):
             return False
         try:
-            return await self._move(game, token, ended)
+            return await self._move(game, token, ended, version)
         except BaseException:
             await self.store.redis.delete(keys.archiving)  # (it expires anyway if this fails too)
             raise
 
-    async def _move(self, game: str, token: str, ended: bool) -> bool:
+    async def _move(self, game: str, token: str, ended: bool, due_at: int | None) -> bool:
         keys = self.store.keys(game)
         meta = {k.decode(): v for k, v in (await self.store.redis.hgetall(keys.meta)).items()}
-        if "kind" not in meta:  # archived meanwhile by another archiver whose claim had expired
+        moved = due_at is not None and int(meta.get("version", b"0")) != due_at  # a move since it was due
+        if "kind" not in meta or moved:  # (no kind: archived meanwhile by an archiver whose claim had expired)
             await self.store.redis.delete(keys.archiving)
             return False
         rejected = [fields for _, fields in await self.store.redis.xrange(keys.rejected)]

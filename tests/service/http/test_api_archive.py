@@ -243,3 +243,24 @@ async def test_a_damaged_archive_file_is_a_503_problem_not_a_500(redis_url, pref
                 assert answer.headers["retry-after"] == "30"
     finally:
         await redis.aclose()
+
+
+async def test_a_game_that_moves_after_it_was_found_due_is_not_archived(redis_url, prefix, tmp_path):
+    redis = connect(redis_url)
+    try:
+        async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
+                referee_service(redis_url, prefix) as referee:
+            game, _, tokens = await new_game(client)
+            keeper = archiver(redis, prefix, tmp_path, abandoned_s=0)
+            due = await keeper.due(game)
+            assert due is not None and due.reason == "abandoned"
+
+            await play(client, referee, game, tokens, max_commands=1)  # a player comes back meanwhile
+
+            assert not await keeper.move(game, ended=False, version=due.version)
+            assert (await client.get(f"/games/{game}")).json()["version"] > due.version
+            assert await keys_of(redis, prefix, game) != []
+            assert not list(tmp_path.iterdir())
+            assert game in [g["game"] for g in (await client.get("/games")).json()["games"]]
+    finally:
+        await redis.aclose()
