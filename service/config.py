@@ -54,7 +54,8 @@ class Setting:
         return self.parse(raw if raw is not None else self.default_text())
 
 
-SERVER = frozenset({"serve", "api", "projector", "worker", "alive", "rebuild", "export", "import", "audit"})
+SERVER = frozenset({"serve", "api", "projector", "worker", "alive", "rebuild", "export", "import", "audit", "archiver"})
+ARCHIVE = frozenset({"serve", "api", "archiver", "export", "import", "audit"})
 HTTP = frozenset({"serve", "api"})
 AI = frozenset({"serve", "api", "worker"})
 
@@ -112,6 +113,16 @@ SETTINGS: tuple[Setting, ...] = (
              frozenset({"serve"})),
     _setting("ai_sweep_s", "PANTHEON_AI_SWEEP_S", "2", float, "how often (seconds) the AI sweeper looks for due AI "
              "turns that no job waits for or runs", frozenset({"serve", "worker"})),
+    _setting("archive_dir", "PANTHEON_ARCHIVE_DIR", "", str, "the directory of archived games (finished or "
+             "abandoned games moved out of Redis); every API process must read the same one (a shared volume); "
+             "unset: `archive` in PANTHEON_DATA_DIR", ARCHIVE),
+    _setting("archive_finished_s", "PANTHEON_ARCHIVE_FINISHED_S", "604800", int, "seconds a finished game stays in "
+             "Redis after its last event before the archiver moves it to the archive", frozenset({"serve", "archiver"})),
+    _setting("archive_abandoned_s", "PANTHEON_ARCHIVE_ABANDONED_S", "2419200", int, "seconds without an event "
+             "after which a game that has not ended (never started, or left) is archived too",
+             frozenset({"serve", "archiver"})),
+    _setting("archive_every_s", "PANTHEON_ARCHIVE_EVERY_S", "60", float, "how often (seconds) the archiver looks "
+             "for games to archive", frozenset({"serve", "archiver"})),
     _setting("ai_lease_s", "PANTHEON_AI_LEASE_S", "30", float, "seconds a running AI job holds its turn's lease "
              "(renewed while it runs); a turn without a live lease is enqueued again", AI),
 )
@@ -168,3 +179,12 @@ class Settings:
     max_connections: int = _from_env("max_connections")
     redis_timeout_s: float = _from_env("redis_timeout_s")
     redis_pool: int = _from_env("redis_pool")
+    archive_dir: str = _from_env("archive_dir")
+    archive_finished_s: int = _from_env("archive_finished_s")
+    archive_abandoned_s: int = _from_env("archive_abandoned_s")
+    archive_every_s: float = _from_env("archive_every_s")
+
+    @property
+    def archive_path(self) -> str:
+        """The archive directory: PANTHEON_ARCHIVE_DIR, else `archive` in the data directory."""
+        return self.archive_dir or os.path.join(self.data_dir, "archive")

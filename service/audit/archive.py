@@ -18,7 +18,10 @@ from .export import Header
 def _store(settings: Settings) -> EventStore:
     if not settings.redis_url:
         sys.exit("Set REDIS_URL to the server's Redis (`pantheon serve` prints it).")
-    return EventStore(connect(settings.redis_url), prefix=settings.prefix, partitions=settings.partitions)
+    from .cold import Archive
+
+    return EventStore(connect(settings.redis_url), prefix=settings.prefix, partitions=settings.partitions,
+                      cold=Archive(settings.archive_path))
 
 
 async def load_export(store: EventStore, game: str) -> tuple[Header, list[Envelope]]:

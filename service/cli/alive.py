@@ -1,5 +1,6 @@
 """`pantheon alive ROLE`: a health check for the roles that serve no HTTP (a container's
-`healthcheck`): is a projector or an AI worker of this host alive, as Redis last heard from it?"""
+`healthcheck`): is a projector, an AI worker or an archiver of this host alive, as Redis last heard
+from it?"""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ def alive(settings: Settings, role: str) -> bool:
         host = socket.gethostname()
         if role == "worker":
             return _worker_alive(client, settings.prefix, host)
+        if role == "archiver":  # it says so before each sweep, for three periods and five minutes
+            from service.audit.archiver import alive_key
+
+            return bool(client.exists(alive_key(settings.prefix, host)))
         return _projector_alive(client, settings, host)
     except redis.RedisError:
         return False

@@ -69,6 +69,15 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _archiver(args: argparse.Namespace) -> int:
+    from service.config import Settings
+
+    from .roles import run_archiver
+
+    run_archiver(Settings(), once=args.once)
+    return 0
+
+
 def _alive(args: argparse.Namespace) -> int:
     from service.config import Settings
 
@@ -245,9 +254,14 @@ def parser() -> argparse.ArgumentParser:
     pr.add_argument("--dead-after-ms", type=int, default=30_000,
                     help="remove from the group consumers silent this long that hold no entries (default: %(default)s)")
     pr.set_defaults(func=_projector)
+    ar = _settings_flags(sub.add_parser(
+        "archiver", help="move finished and abandoned games out of Redis into the archive (REDIS_URL)"), "archiver")
+    ar.add_argument("--once", action="store_true", help="one sweep, then stop")
+    ar.set_defaults(func=_archiver)
     al = _settings_flags(sub.add_parser(
-        "alive", help="health check: exit 0 if this host runs a live projector or AI worker (REDIS_URL)"), "alive")
-    al.add_argument("role", choices=("projector", "worker"))
+        "alive", help="health check: exit 0 if this host runs a live projector, AI worker or archiver (REDIS_URL)"),
+        "alive")
+    al.add_argument("role", choices=("projector", "worker", "archiver"))
     al.set_defaults(func=_alive)
     pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
     rb = _settings_flags(pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)"),

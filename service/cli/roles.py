@@ -47,7 +47,8 @@ def run_api(settings: Settings, redis_url: str | None = None) -> None:
     app = create_app(url, prefix=settings.prefix, partitions=settings.partitions,
                      idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins,
                      quotas=settings.quotas, secret=settings.secret, redis_timeout_s=settings.redis_timeout_s,
-                     redis_pool=settings.redis_pool, queue_url=_require_queue(settings, url))
+                     redis_pool=settings.redis_pool, queue_url=_require_queue(settings, url),
+                     archive_dir=settings.archive_path)
     run_server(app, settings)
 
 
@@ -115,6 +116,40 @@ def _wait_or_stop(stop: threading.Event, seconds: float) -> None:
             signal.signal(sig, handler)
 
 
+def run_archiver(settings: Settings, redis_url: str | None = None, *, once: bool = False) -> None:
+    """Move finished games (after PANTHEON_ARCHIVE_FINISHED_S) and abandoned ones (after
+    PANTHEON_ARCHIVE_ABANDONED_S without an event) to the archive, every PANTHEON_ARCHIVE_EVERY_S,
+    until SIGTERM or SIGINT (`once`: one sweep). Any number may run: each game is claimed first."""
+    import asyncio
+
+    from service.audit.archiver import Archiver, run
+    from service.audit.cold import Archive
+    from service.store.connection import connect
+    from service.store.streams import EventStore
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    url = redis_url or _require_redis(settings)
+
+    async def main() -> None:
+        archive = Archive(settings.archive_path)
+        store = EventStore(connect(url), prefix=settings.prefix, partitions=settings.partitions, cold=archive)
+        limits = dict(finished_s=settings.archive_finished_s, abandoned_s=settings.archive_abandoned_s)
+        try:
+            if once:
+                done = await Archiver(store, archive, **limits).sweep()
+                print(f"archived {len(done)} games", flush=True)
+                return
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, stop.set)
+            await run(store, archive, every_s=settings.archive_every_s, stop=stop, **limits)
+        finally:
+            await store.redis.aclose()
+
+    asyncio.run(main())
+
+
 def _sweep_until(sweeper, stop: threading.Event) -> None:
     """The sweeper thread: carry over what earlier versions kept, then sweep every period until
     stopped; a Redis that fails is tried again next period (and logged), never the end of it."""
@@ -140,7 +175,7 @@ def serve(settings: Settings) -> None:
         url = embedded.url
     _require_queue(settings, url)
     env = dict(os.environ, REDIS_URL=url)
-    helpers = Supervisor(["projector"] + ["worker"] * settings.ai_workers, env)
+    helpers = Supervisor(["projector", "archiver"] + ["worker"] * settings.ai_workers, env)
     helpers.start()
     base = f"http://{settings.host}:{settings.port}"
     where = f"embedded Redis, data in {os.path.abspath(settings.data_dir)}" if embedded else url

@@ -23,6 +23,7 @@ from service.store.connection import connect, connect_one
 from service.store.connection import queue_url as plain_url
 from service.store.fanout import Fanout
 from service.store.secret import ServerSecret, check_configured
+from service.audit.cold import Archive
 from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
 from service.write import GameService, ServiceError
 
@@ -124,19 +125,21 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
                cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings(),
                redis_timeout_s: float = REDIS_TIMEOUT_S, redis_pool: int = REDIS_POOL_SIZE,
-               secret: str | None = None, queue_url: str | None = None) -> Litestar:
+               secret: str | None = None, queue_url: str | None = None, archive_dir: str | None = None) -> Litestar:
     """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
     the browser origins allowed to call it from another origin (none by default); `quotas`: its
     rate limits and quotas; `redis_pool`: the most connections its requests share; `secret`: the
     server secret (PANTHEON_SECRET; None: the one in Redis); `queue_url`: the plain Redis of the AI
     turns' queue and of the rate limits' counters (None: PANTHEON_QUEUE_URL, else `redis_url`
-    unless it is a Redis Cluster)."""
+    unless it is a Redis Cluster); `archive_dir`: the archive of games moved out of Redis, whose games
+    are read from there (None: no archive)."""
     check_configured(secret)  # a weak secret stops the process before it serves anything
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         client = connect(redis_url, timeout_s=redis_timeout_s, pool_size=redis_pool)
-        store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s)
+        store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s,
+                           cold=Archive(archive_dir) if archive_dir else None)
         queue = plain_url(redis_url, queue_url or value("queue_url"))  # RQ's and the rate limits' Redis
         notifier = TurnNotifier(Scheduler(redis_url, prefix, partitions, queue=queue), client)
         server_secret = ServerSecret(client, prefix, secret)

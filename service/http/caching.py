@@ -181,6 +181,8 @@ async def _validator(service: GameService, game: str, rule: Rule, seat: int | No
         if name:
             pipe.hmget(rm_key(store, game, name), "pv", "v")
         rows = await pipe.execute()
+    if rows[0][0] is None and (cold := await store.archived(game)):  # moved to the archive: its metadata is there
+        rows = [[cold.meta.get(f) for f in _META_FIELDS], [None, None]]
     kind, version, rev, finished, sealed_by, lineage = rows[0]
     if kind is None or version is None:
         return None  # no such game: the handler answers 404
@@ -238,6 +240,9 @@ async def _parents_ended(service: GameService, sealed_by: bytes | None, lineage:
         for parent in ordered:
             pipe.hexists(service.store.keys(parent).meta, "finished")
         ended = await pipe.execute()
+    for i, parent in enumerate(ordered):
+        if not ended[i]:  # or moved to the archive
+            ended[i] = (await service.store.fields(parent, "finished"))[0] is not None
     return {parent: bool(e) for parent, e in zip(ordered, ended)}
 
 

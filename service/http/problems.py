@@ -13,6 +13,7 @@ from msgspec import Struct
 from redis.exceptions import RedisError
 
 from domain.kernel import DomainError
+from service.store.cold import ArchiveUnreadable
 from service.write import ServiceError
 from service.write.errors import store_failure
 
@@ -95,6 +96,13 @@ def _store_error(_: Request, exc: RedisError) -> Response:
     return _service_error(_, store_failure(exc))
 
 
+def _archive_error(_: Request, exc: ArchiveUnreadable) -> Response:
+    """The game is archived but its files cannot be read now (a volume away, a file damaged): 503."""
+    log.error("%s", exc)
+    return problem(503, "archive_unavailable", "The archive that holds this game cannot be read now; try again "
+                                               "later.", {"Retry-After": "30"}, retry_after=30)
+
+
 def _internal_error(request: Request, exc: Exception) -> Response:
     # The last resort: log everything, tell the client nothing about the internals.
     log.exception("unhandled error on %s %s request_id=%s", request.method, request.url.path,
@@ -117,6 +125,7 @@ EXCEPTION_HANDLERS = {error: _with_request_id(handler) for error, handler in {
     ValidationException: _validation_error,
     HTTPException: _http_error,
     RedisError: _store_error,
+    ArchiveUnreadable: _archive_error,
     Exception: _internal_error,
 }.items()}
 
@@ -135,7 +144,8 @@ _DESCRIPTIONS = {
          "Idempotency-Key already used for another command or request (`idempotency_key_reused`).",
     503: "The event store (Redis) is unavailable, full or too slow (`store_unavailable`: nothing changed; "
          "`outcome_unknown`: a command may have been applied, retry it with the same Idempotency-Key); "
-         "`Retry-After` says when to try again. Health: `not_ready`.",
+         "`Retry-After` says when to try again. Health: `not_ready`. An archived game whose archive cannot be "
+         "read now: `archive_unavailable`.",
 }
 
 

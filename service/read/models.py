@@ -83,7 +83,7 @@ def event_decoder(kind: str) -> msgspec.msgpack.Decoder:
 
 def rm_key(store: EventStore, game: str, name: str) -> str:
     """The hash holding read model `name` of a game: pv, v, "public" and "seat:N" views as JSON."""
-    return f"{store.tag(store.partition(game))}:game:{game}:rm:{name}"
+    return store.keys(game).read_model(name)
 
 
 def versions_key(prefix: str) -> str:
@@ -126,7 +126,10 @@ async def read_envelopes(store: EventStore, game: str, after: int = 0, until: in
     several times faster than redis-py parsing thousands of stream entries (rebuild speed)."""
     end = f"{until}-1" if until is not None else "+"
     blob = await store.redis.eval(_READ, 1, store.keys(game).events, f"{after + 1}-1", end)
-    return _ENVELOPES.decode(blob)
+    envelopes = _ENVELOPES.decode(blob)
+    if not envelopes and store.cold is not None:  # an archived game: its events are in the archive
+        return await store.read(game, after, until)
+    return envelopes
 
 
 async def fold_from_store(store: EventStore, game: str, projections: Sequence[Projection], kind: str,
@@ -140,7 +143,7 @@ async def fold_from_store(store: EventStore, game: str, projections: Sequence[Pr
 
 
 async def _kind(store: EventStore, game: str) -> str:
-    kind = await store.redis.hget(store.keys(game).meta, "kind")
+    kind, = await store.fields(game, "kind")
     if kind is None:
         raise ReadModelMissing(f"there is no game {game!r}")
     return kind.decode()

@@ -131,6 +131,8 @@ class Fanout:
     async def _status(self, game: str) -> tuple[int, bool]:
         # version and end are set in the append's one atomic step: read together, they agree
         version, finished = await self.store.redis.hmget(self.store.keys(game).meta, "version", "finished")
+        if version is None and (cold := await self.store.archived(game)):
+            return int(cold.meta.get("version") or 0), True  # archived: it takes no more events, streams end
         return int(version or 0), finished is not None
 
     async def _run(self) -> None:

@@ -16,6 +16,7 @@ from redis.exceptions import RedisError, ResponseError
 from service.config import value
 
 from .codec import PACK, UNPACK_ENVELOPE, Envelope
+from .cold import ColdGame, ColdReader
 from .connection import connect_node
 
 WAIT_REPLICAS: int | None = value("wait_replicas")  # PANTHEON_WAIT_REPLICAS (None: auto), read once at import
@@ -71,6 +72,7 @@ return {'ok', tostring(version + n)}
 # is 'again' (the seat still has that token and the key's record lives; 'reused' for another
 # request), and a claim records the key.
 _CLAIM = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
 local held = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[1])
 if held then
   if ARGV[4] ~= '' and held == ARGV[2] then
@@ -92,6 +94,7 @@ return 'ok'
 # KEYS: the game's meta hash. ARGV: seat, the new token's hash. Replaces a claimed seat's token
 # (the old one stops working at once); 'unclaimed' for a seat nobody has claimed.
 _REISSUE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
 local old = redis.call('HGET', KEYS[1], 'seat:' .. ARGV[1])
 if not old then return 'unclaimed' end
 redis.call('HDEL', KEYS[1], 'token:' .. old)
@@ -100,8 +103,18 @@ redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return 'ok'
 """
 
+# KEYS: the game's meta hash. ARGV: field/value pairs. Sets them and counts a revision, if the game
+# is in Redis (0 if it is not: archived).
+_SET_META = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
+return 1
+"""
+
 # KEYS: the game's meta hash. ARGV: a field. Deletes it and, if it was there, counts a revision.
 _DROP_META = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return 1
@@ -169,6 +182,15 @@ class GameKeys:
     def idempotency_key(self, key: str) -> str:
         return f"{self.idempotency}:{key}"
 
+    def read_model(self, name: str) -> str:
+        """The hash holding the game's read model `name` (service.read.models writes it)."""
+        return self.meta.rsplit(":", 1)[0] + f":rm:{name}"
+
+    @property
+    def archiving(self) -> str:
+        """The archiver's claim on the game while it moves it to the archive."""
+        return self.meta.rsplit(":", 1)[0] + ":archiving"
+
 
 def _name(client: Redis) -> str:
     kwargs = client.connection_pool.connection_kwargs
@@ -180,8 +202,10 @@ class EventStore:
 
     def __init__(self, redis: Redis, prefix: str = "pantheon", partitions: int = 16, *,
                  idempotency_ttl_s: int = IDEMPOTENCY_TTL_S, wait_replicas: int | None = WAIT_REPLICAS,
-                 wait_timeout_ms: int = WAIT_TIMEOUT_MS) -> None:
+                 wait_timeout_ms: int = WAIT_TIMEOUT_MS, cold: ColdReader | None = None) -> None:
         self.redis = redis
+        # the archive of games moved out of Redis: a game whose metadata is not in Redis is read from it
+        self.cold = cold
         self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
         self._nodes: dict[str, Redis] = {}  # on a cluster: a plain client per master, for append + WAIT
         self._replicas: dict[str, tuple[float, int]] = {}  # node -> (when asked, connected replicas)
@@ -192,6 +216,7 @@ class EventStore:
         self._claim = redis.register_script(_CLAIM)
         self._reissue = redis.register_script(_REISSUE)
         self._drop_meta = redis.register_script(_DROP_META)
+        self._set_meta = redis.register_script(_SET_META)
         self._touch_awaiting = redis.register_script(_TOUCH_AWAITING)
 
     def partition(self, game: str) -> int:
@@ -324,30 +349,58 @@ class EventStore:
     async def head(self, game: str) -> tuple[int, str]:
         """The game's current version and last hash (0 and '' for an unknown game)."""
         version, last = await self.redis.hmget(self.keys(game).meta, "version", "hash")
+        if version is None and (cold := await self.archived(game)):
+            version, last = cold.meta.get("version"), cold.meta.get("hash")
         return int(version or 0), (last or b"").decode()
 
     async def read(self, game: str, after: int = 0, until: int | None = None) -> list[Envelope]:
         """Envelopes with after < version <= until, in order."""
         end = f"{until}-1" if until is not None else "+"
-        entries = await self.redis.xrange(self.keys(game).events, f"{after + 1}-1", end)
+        k = self.keys(game)
+        if self.cold is None:
+            entries = await self.redis.xrange(k.events, f"{after + 1}-1", end)
+        else:  # and whether the game is in Redis, in the same round trip (one hash tag: one node)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.xrange(k.events, f"{after + 1}-1", end)
+                pipe.exists(k.meta)
+                entries, present = await pipe.execute()
+            if not entries and not present and (cold := await self.cold.load(game)):
+                return [e for e in cold.envelopes if e.version > after and (until is None or e.version <= until)]
         return [UNPACK_ENVELOPE.decode(fields[b"e"]) for _, fields in entries]
 
+    async def archived(self, game: str) -> ColdGame | None:
+        """The game as the archive holds it, when it is not in Redis (None: in Redis, or unknown)."""
+        if self.cold is None or await self.redis.exists(self.keys(game).meta):
+            return None
+        return await self.cold.load(game)
+
+    async def rejected_entries(self, game: str) -> list[dict[bytes, bytes]]:
+        """The fields of each refused command of the game, oldest first (from the archive once archived)."""
+        entries = await self.redis.xrange(self.keys(game).rejected)
+        if not entries and (cold := await self.archived(game)):
+            return cold.rejected
+        return [fields for _, fields in entries]
+
     async def exists(self, game: str) -> bool:
-        return bool(await self.redis.exists(self.keys(game).meta))
+        return bool(await self.redis.exists(self.keys(game).meta)) or await self.archived(game) is not None
 
-    async def set_meta(self, game: str, **fields: str | int | bytes) -> None:
-        """Set metadata fields and count a revision, in one step."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.keys(game).meta, mapping=fields)
-            pipe.hincrby(self.keys(game).meta, REV_FIELD, 1)
-            await pipe.execute()
+    async def set_meta(self, game: str, **fields: str | int | bytes) -> bool:
+        """Set metadata fields and count a revision, in one step; False (nothing set) if the game is not
+        in Redis (archived)."""
+        args = [x for item in fields.items() for x in item]
+        return bool(await self._set_meta(keys=[self.keys(game).meta], args=args))
 
-    async def drop_meta(self, game: str, field: str) -> bool:
-        """Delete a metadata field and count a revision, in one step; False if it was not there."""
-        return bool(await self._drop_meta(keys=[self.keys(game).meta], args=[field]))
+    async def drop_meta(self, game: str, field: str) -> bool | None:
+        """Delete a metadata field and count a revision, in one step; False if it was not there, None
+        if the game is not in Redis (archived)."""
+        dropped = int(await self._drop_meta(keys=[self.keys(game).meta], args=[field]))
+        return None if dropped < 0 else bool(dropped)
 
     async def meta(self, game: str) -> dict[str, bytes]:
-        return {k.decode(): v for k, v in (await self.redis.hgetall(self.keys(game).meta)).items()}
+        meta = {k.decode(): v for k, v in (await self.redis.hgetall(self.keys(game).meta)).items()}
+        if not meta and (cold := await self.archived(game)):
+            return dict(cold.meta)
+        return meta
 
     async def set_meta_if_absent(self, game: str, field: str, value: str | bytes) -> bool:
         return bool(await self.redis.hsetnx(self.keys(game).meta, field, value))
@@ -371,13 +424,20 @@ class EventStore:
         """Whether the game's secrets (seed, hashes, export, refused commands) may be shown: once it
         has ended, and, for a fork dealt from a running game, once every game it was dealt from
         (`sealed_by`, a JSON list) has ended too."""
-        finished, sealed_by = await self.redis.hmget(self.keys(game).meta, "finished", "sealed_by")
+        finished, sealed_by = await self.fields(game, "finished", "sealed_by")
         if finished is None:
             return False
         for parent in json.loads(sealed_by) if sealed_by else ():
-            if not await self.redis.hexists(self.keys(parent).meta, "finished"):
+            if (await self.fields(parent, "finished"))[0] is None:
                 return False
         return True
+
+    async def fields(self, game: str, *names: str) -> list[bytes | None]:
+        """Metadata fields of the game, from Redis or (archived) from the archive."""
+        values = await self.redis.hmget(self.keys(game).meta, *names)
+        if all(v is None for v in values) and (cold := await self.archived(game)):
+            return [cold.meta.get(name) for name in names]
+        return values
 
     async def prior_outcome(self, game: str, idempotency_key: str) -> bytes | None:
         """The outcome remembered with an idempotency key of the game (None: not known, or expired)."""

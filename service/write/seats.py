@@ -40,12 +40,15 @@ async def claim(games: GameService, game: str, seat: int, invite: str | None = N
     else:
         token, request = secrets.token_urlsafe(24), ""
     meta = await games.meta(game)
+    await games.refuse_archived(game)
     if seat_in(meta, seat).type != "human":
         raise ServiceError(409, "seat_not_human", f"Seat {seat} is played by an AI.")
     if "read_only" in meta:
         raise ServiceError(409, "read_only", "This game was imported as an archive; its seats cannot be claimed.")
     outcome = await games.store.claim_seat(game, seat, token_hash(token), token_hash(invite) if invite else "",
                                            request=request)
+    if outcome == "gone":
+        await games.refuse_archived(game)
     if outcome == "again":
         return token
     if outcome == "reused":
@@ -63,8 +66,10 @@ async def reissue(games: GameService, game: str, seat: int) -> str:
     stops working at once."""
     if seat_in(await games.meta(game), seat).type != "human":
         raise ServiceError(409, "seat_not_human", f"Seat {seat} is played by an AI.")
+    await games.refuse_archived(game)
     token = secrets.token_urlsafe(24)
     if not await games.store.reissue_seat(game, seat, token_hash(token)):
+        await games.refuse_archived(game)
         raise ServiceError(409, "seat_not_claimed", f"Seat {seat} has not been claimed: claim it instead.")
     return token
 
@@ -73,7 +78,8 @@ async def hand_to_ai(games: GameService, game: str, seat: int, level: str) -> No
     """The AI plays `seat` from now on; scheduled at once if the game awaits that seat."""
     seat_in(await games.meta(game), seat)
     check_levels(await games.kind(game), [SeatSpec(type="ai", level=level)])
-    await games.store.set_meta(game, **{f"ai:{seat}": level})
+    if not await games.store.set_meta(game, **{f"ai:{seat}": level}):
+        await games.refuse_archived(game)
     await _reschedule(games, game, seat)
 
 
@@ -82,7 +88,10 @@ async def take_back(games: GameService, game: str, seat: int) -> None:
     starts afresh (so an idle hand-over does not take it straight back)."""
     if seat_in(await games.meta(game), seat).type == "ai":
         raise ServiceError(409, "not_handed_over", f"Seat {seat} is an AI seat from the game's creation.")
-    if not await games.store.drop_meta(game, f"ai:{seat}"):
+    dropped = await games.store.drop_meta(game, f"ai:{seat}")
+    if dropped is None:
+        await games.refuse_archived(game)
+    if not dropped:
         raise ServiceError(409, "not_handed_over", f"Seat {seat} was not handed to the AI: a person plays it.")
     await _reschedule(games, game, seat, restart_clock=True)
 

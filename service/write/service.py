@@ -72,6 +72,13 @@ class GameService:
                 self._fixed.popitem(last=False)
         return fixed
 
+    async def refuse_archived(self, game: str) -> None:
+        """422 `game_over` (as for a command to a finished game) if the game was moved to the archive:
+        an archived game takes no more writes."""
+        if await self.store.archived(game) is not None:
+            raise ServiceError(422, "game_over", "The game is over and archived; it takes no more commands "
+                                                 "or seat changes.")
+
     async def kind(self, game: str) -> str:
         """The game's kind; a 404 ServiceError for an unknown game."""
         return (await self.fixed(game))["kind"].decode()
@@ -83,7 +90,10 @@ class GameService:
         """The seat a token is for (None if it is not a seat token of this game). Read every time:
         the admin may replace a seat's token, and the old one must stop working in every process."""
         await self.fixed(game)
-        value = await self.store.redis.hget(self.store.keys(game).meta, f"token:{token_hash(token)}")
+        field = f"token:{token_hash(token)}"
+        value = await self.store.redis.hget(self.store.keys(game).meta, field)
+        if value is None and (cold := await self.store.archived(game)):
+            value = cold.meta.get(field)
         return None if value is None else int(value)
 
     async def is_admin(self, game: str, token: str) -> bool:

@@ -152,6 +152,8 @@ class _Attempt:
                                                      awaiting=None if awaited is None else awaited.seat)
         except VersionConflict as conflict:
             self.games.folds.forget(self.game)
+            if conflict.current == 0 and version > 0:  # moved out of Redis meanwhile
+                await self.games.refuse_archived(self.game)
             if self.expected_version is not None:
                 raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.",
                                    current_version=conflict.current) from None
@@ -181,6 +183,7 @@ class _Attempt:
         try:
             return decide(self.decider, state, self.command, self.seed, self.game, version)
         except DomainError as error:
+            await self.games.refuse_archived(self.game)  # an archived game keeps the log it had
             await record_rejected(self.games, self.game, version, self.seat, self.command, error.code, error.message)
             raise ServiceError(422, error.code, error.message) from None
 
@@ -205,8 +208,8 @@ def _tag(command: Any) -> str | None:
 async def rejected(games: GameService, game: str) -> list[dict]:
     """Every refused command of a game, oldest first."""
     await games.fixed(game)
-    entries = await games.store.redis.xrange(games.store.keys(game).rejected)
+    entries = await games.store.rejected_entries(game)
     return [{"at": int(f[b"at"]), "version": int(f[b"version"]),
              "seat": int(f[b"seat"]) if f[b"seat"] else None, "code": f[b"code"].decode(),
              "message": f[b"message"].decode(), "command": msgspec.json.decode(f[b"command"])}
-            for _, f in entries]
+            for f in entries]

@@ -319,8 +319,8 @@ def test_the_cluster_file_runs_the_whole_topology():
 
 def test_the_single_redis_file_still_runs_every_role_against_one_redis():
     services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
-    assert set(services) == {"redis", "api", "projector", "worker"}
-    for role in ("api", "projector", "worker"):
+    assert set(services) == {"redis", "api", "projector", "worker", "archiver"}
+    for role in ("api", "projector", "worker", "archiver"):
         assert services[role]["depends_on"]["redis"]["condition"] == "service_healthy"
         assert environment(services[role])["REDIS_URL"] == "redis://redis:6379/0"
 
@@ -433,3 +433,18 @@ def test_a_proxy_that_sends_elsewhere_than_the_api_processes_is_reported(tmp_pat
 def test_a_proxy_bypassed_or_trusted_wrongly_is_reported(tmp_path, old, new, expected):
     found = planted(tmp_path, "compose.cluster.yaml", old, new)
     assert any(expected in p for p in found), found
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_api_process_and_the_archiver_share_the_archive_volume(name):
+    """Archived games are read by every API process from the volume the archiver writes."""
+    compose = yaml.safe_load((DEPLOY / name).read_text())
+    services = compose["services"]
+    readers = [s for s, spec in services.items() if is_project(spec) and argv(spec["command"])[1:2] == ["api"]]
+    archivers = [s for s, spec in services.items() if is_project(spec) and argv(spec["command"])[1:2] == ["archiver"]]
+    assert readers and archivers and "archive" in compose["volumes"]
+    for service in readers + archivers:
+        spec = services[service]
+        mounts = [str(v).split(":")[:2] for v in spec.get("volumes", [])]
+        assert ["archive", "/archive"] in mounts, service
+        assert spec["environment"]["PANTHEON_ARCHIVE_DIR"] == "/archive", service

@@ -83,10 +83,20 @@ def test_roles_run_commands_the_cli_has_and_settings_the_code_reads():
     secret = manifests()["Secret/pantheon-secret"]["stringData"]
     assert set(secret) <= read
     roles = parser()._subparsers._group_actions[0].choices  # the CLI's subcommands
-    for name in ("Deployment/api", "Deployment/projector", "Deployment/worker"):
+    for name in ("Deployment/api", "Deployment/projector", "Deployment/worker", "Deployment/archiver"):
         container = manifests()[name]["spec"]["template"]["spec"]["containers"][0]
         program, role = container["command"][:2]
         assert program == "pantheon" and role in roles, name
         probe = container["livenessProbe"].get("exec", {}).get("command")
         if probe:
-            assert probe[:2] == ["pantheon", "alive"] and probe[2] in ("projector", "worker")
+            assert probe[:2] == ["pantheon", "alive"] and probe[2] in ("projector", "worker", "archiver")
+
+
+def test_the_api_and_the_archiver_mount_one_read_write_many_archive():
+    found = manifests()
+    assert found["PersistentVolumeClaim/archive"]["spec"]["accessModes"] == ["ReadWriteMany"]
+    mount = found["ConfigMap/pantheon-config"]["data"]["PANTHEON_ARCHIVE_DIR"]
+    for name in ("Deployment/api", "Deployment/archiver"):
+        pod = found[name]["spec"]["template"]["spec"]
+        assert {"name": "archive", "persistentVolumeClaim": {"claimName": "archive"}} in pod["volumes"], name
+        assert any(m["mountPath"] == mount for m in pod["containers"][0]["volumeMounts"]), name

