@@ -40,7 +40,7 @@ async def lose_tail(store: EventStore, game: str, commands: int) -> list[Envelop
 async def append_other(service: GameService, game: str, lost: list[Envelope], count: int, seed: int = 99) -> int:
     """Append `count` commands' events at the versions the lost events held, through the normal
     write path of a process that never saw the lost ones; the first command differs from the lost
-    one, so the events (not only their hashes) differ. The new version."""
+    one where another is legal, so the events (not only their hashes) differ. The new version."""
     service.folds.forget(game)
     lost_cause = msgspec.msgpack.decode(lost[0].cause) if lost and lost[0].cause else None
     rnd = random.Random(seed)
@@ -48,12 +48,10 @@ async def append_other(service: GameService, game: str, lost: list[Envelope], co
     for n in range(count):
         _, state = await service.state_at(game)
         seat = state.agenda[0].seat
-        for _ in range(200):
+        for _ in range(200):  # (when the lost one was the only legal command, it again: other hashes)
             command = msgspec.to_builtins(random_command(state, seat, rnd))
             if n > 0 or {**command, "seat": seat} != lost_cause:
                 break
-        else:
-            raise AssertionError("no other command than the lost one")
         version = (await service.submit(game, seat, command)).version
     return version
 
