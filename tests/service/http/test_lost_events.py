@@ -69,3 +69,21 @@ async def test_views_and_the_games_state_after_a_lost_event_are_those_of_the_log
     _, body = await view_at(referee.store, game, "board", 0)
     view = (await client.get(f"/games/{game}/view", headers=bearer(tokens[0]))).json()
     assert (view["version"], view["view"]) == (head, msgspec.json.decode(body))
+
+
+async def test_an_answer_cached_while_a_lost_event_held_its_version_is_not_confirmed_with_a_304(client, referee):
+    for seed in range(20):  # until the other command makes as many events as the lost one
+        game, _, tokens = await new_game(client)
+        await play(client, referee, game, tokens, seed=seed, max_commands=8)
+        reads = {path: await client.get(path, headers=bearer(tokens[0]))
+                 for path in (f"/games/{game}", f"/games/{game}/view", f"/games/{game}/events")}
+        version = reads[f"/games/{game}"].json()["version"]
+        lost = await lose_tail(referee.store, game, 1)
+        if await append_other(referee, game, lost, 1) == version:
+            break
+    else:
+        raise AssertionError("no game came back to the same version")
+    for path, before in reads.items():
+        assert before.status_code == 200 and before.headers["etag"], path
+        again = await client.get(path, headers={**bearer(tokens[0]), "If-None-Match": before.headers["etag"]})
+        assert again.status_code == 200 and again.headers["etag"] != before.headers["etag"], path
