@@ -29,12 +29,14 @@ NEWER, SAME_OR_NEWER, FORCE = 0, 1, 2
 #       pairs. A model is replaced when the write is newer (or as the mode allows), or when it is
 #       still that lost one: then even by an older version (a model ahead of the log after a
 #       failover goes back to the log's head), and only then, so a slower writer never goes back.
+# Returns {models written, models kept that are ahead of this write or at its version with another
+# hash} (the second: a peer's newer work, or a model on an event the log lost: see `lost_models`).
 _WRITE = """
 local mode = tonumber(ARGV[2])
 local version = tonumber(ARGV[3])
 local n_ids = tonumber(ARGV[5])
 local at = 6 + n_ids
-local written = 0
+local written, kept = 0, 0
 for k = 2, #KEYS do
   local pv, nf = tonumber(ARGV[at]), tonumber(ARGV[at + 1])
   local lost_v, lost_h = ARGV[at + 2], ARGV[at + 3]
@@ -46,11 +48,13 @@ for k = 2, #KEYS do
     redis.call('DEL', KEYS[k])
     redis.call('HSET', KEYS[k], 'pv', pv, 'v', version, 'h', ARGV[4], unpack(ARGV, at + 4, at + 3 + 2 * nf))
     written = written + 1
+  elseif pv == spv and (sv > version or (sv == version and (stored[3] or '') ~= ARGV[4])) then
+    kept = kept + 1
   end
   at = at + 4 + 2 * nf
 end
 if n_ids > 0 then redis.call('XACK', KEYS[1], ARGV[1], unpack(ARGV, 6, 5 + n_ids)) end
-return written
+return {written, kept}
 """
 
 # KEYS: a game's events stream. ARGV: first and last entry id. The stored envelopes (each one
@@ -103,12 +107,14 @@ def feed_of(store: EventStore, game: str) -> str:
 
 async def write_views(redis: Redis, store: EventStore, game: str, fold: GameFold, *,
                       names: Iterable[str] | None = None, ack: Sequence[bytes] = (), mode: int = NEWER,
-                      last_hash: str = "", lost: dict[str, tuple[int, str]] | None = None) -> int:
+                      last_hash: str = "", lost: dict[str, tuple[int, str]] | None = None,
+                      kept: list[int] | None = None) -> int:
     """Store the views of `fold` (the projections named, or all) at its version, with `last_hash`
     (the hash of its last event), unless the stored ones are newer; but a model in `lost` (name ->
     its stored version and hash, which the log no longer holds) is replaced while it is still that
     one, whatever its version. Ack `ack` on the game's feed partition in the same step. The count
-    written."""
+    written; `kept` gets the count of models left ahead of this write or at its version with another
+    hash."""
     keys, args = [feed_of(store, game)], [GROUP, mode, fold.version, last_hash, len(ack), *ack]
     versions = {p.name: p.version for p in fold.projections}
     for name, fields in fold.views(names).items():
@@ -117,7 +123,10 @@ async def write_views(redis: Redis, store: EventStore, game: str, fold: GameFold
         args += [versions[name], len(fields), lost_v, lost_h]
         for field, view in fields.items():
             args += [field, _JSON.encode(view)]
-    return int(await redis.eval(_WRITE, len(keys), *keys, *args))
+    written, ahead = await redis.eval(_WRITE, len(keys), *keys, *args)
+    if kept is not None:
+        kept.append(int(ahead))
+    return int(written)
 
 
 async def lost_models(store: EventStore, game: str, projections: Sequence[Projection]) -> dict[str, tuple[int, str]]:

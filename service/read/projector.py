@@ -305,8 +305,13 @@ class Projector:
             cached.hash = e.hash
             self.stats.folded += 1
         if cached.fold.version > cached.written or cached.lost:
+            kept: list[int] = []
             written = await write_views(self.redis, self.store, game, cached.fold, ack=ids, last_hash=cached.hash,
-                                        lost=cached.lost)
+                                        lost=cached.lost, kept=kept)
+            if kept[0] and (lost := await lost_models(self.store, game, cached.fold.projections)):
+                # a peer projected an event the log has lost since (a model ahead, or another hash)
+                log.warning("game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost))
+                written += await write_views(self.redis, self.store, game, cached.fold, last_hash=cached.hash, lost=lost)
             self.stats.writes += written
             cached.written, cached.lost = cached.fold.version, {}
         else:

@@ -83,3 +83,24 @@ async def test_a_rebuild_brings_read_models_ahead_of_the_log_back_to_it(store, s
     await append_other(GameService(store), game, lost, 1)
     await rebuild(store.redis, store, mode=FORCE)
     assert await stored_models(store, game) == await folded_models(store, game)
+
+
+async def test_a_model_a_peer_wrote_on_a_lost_event_is_replaced_by_a_projector_whose_fold_is_sound(store, service):
+    for seed in range(20):  # until the other command makes as many events as the lost one
+        [game] = await new_games(service, 1)
+        await play(service, [game], 8, random.Random(seed))
+        await mark_current(store)
+        sound = Projector(store.redis, store)
+        await sound.setup()
+        await sound.drain()  # its fold ends before the last command
+        await play(service, [game], 1, random.Random(seed + 100))
+        peer = Projector(store.redis, store)
+        await peer.drain()  # projects the last command, which the failover then loses
+        stored = int(await store.redis.hget(rm_key(store, game, "board"), "v"))
+        lost = await lose_tail(store, game, 1)
+        if await append_other(GameService(store), game, lost, 1) == stored:
+            break
+    else:
+        raise AssertionError("no game came back to the read model's version")
+    await sound.drain()
+    assert await stored_models(store, game) == await folded_models(store, game)
