@@ -152,7 +152,8 @@ class _Attempt:
                                                      awaiting=None if awaited is None else awaited.seat)
         except VersionConflict as conflict:
             self.games.folds.forget(self.game)
-            if self.expected_version is not None:
+            # at the same version, the cached state held an event a failover lost: decide again on the log
+            if self.expected_version is not None and conflict.current != version:
                 raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.",
                                    current_version=conflict.current) from None
             return None
