@@ -77,6 +77,9 @@ SETTINGS: tuple[Setting, ...] = (
              "process of a deployment)", SERVER),
     _setting("redis_timeout_s", "PANTHEON_REDIS_TIMEOUT_S", "5", float, "seconds a Redis command (or a wait for a "
              "pooled connection) may take before the request fails (503)", SERVER),
+    _setting("redis_detect_s", "PANTHEON_REDIS_DETECT_S", "60", float, "seconds a role starting while REDIS_URL "
+             "does not answer keeps asking it whether it is a Redis Cluster (then it stops; the API starts, not "
+             "ready, and asks on)", SERVER),
     _setting("wait_replicas", "PANTHEON_WAIT_REPLICAS", "auto", _replicas, "replicas that must confirm an "
              "append before it is acknowledged (Redis WAIT); `auto`: one whenever the master has one", SERVER),
     _setting("wait_timeout_ms", "PANTHEON_WAIT_TIMEOUT_MS", "1000", int, "milliseconds an append waits for its "

@@ -88,7 +88,7 @@ class Scheduler:
         self.redis_url, self.prefix, self.partitions, self.lease_s = redis_url, prefix, partitions, lease_s
         self.queue_url = queue_url(redis_url, queue or value("queue_url"))
         self.redis = connect_sync(redis_url)
-        self.queue_redis = self.redis if self.queue_url == redis_url else connect_sync(self.queue_url)
+        self.queue_redis = self.redis if self.queue_url == redis_url else connect_sync(self.queue_url, plain=True)
         self.queue = Queue(queue_name(prefix), connection=self.queue_redis)
         self.store = EventStore(self.redis, prefix, partitions)  # only for its key layout
 

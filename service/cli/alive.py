@@ -9,7 +9,7 @@ import socket
 import redis
 
 from service.config import Settings
-from service.store.connection import ClusterWithoutQueue, connect_sync, queue_url
+from service.store.connection import ClusterUnknown, ClusterWithoutQueue, connect_sync, queue_url
 
 
 def alive(settings: Settings, role: str) -> bool:
@@ -20,11 +20,13 @@ def alive(settings: Settings, role: str) -> bool:
         raise SystemExit("Set REDIS_URL to the Redis the role uses.")
     try:
         if role == "worker":
-            client = connect_sync(queue_url(settings.redis_url, settings.queue_url), timeout_s=3)
+            client = connect_sync(queue_url(settings.redis_url, settings.queue_url, detect_s=3), timeout_s=3, plain=True)
         else:
-            client = connect_sync(settings.redis_url, timeout_s=3)
+            client = connect_sync(settings.redis_url, timeout_s=3, detect_s=3)
     except ClusterWithoutQueue as error:
         raise SystemExit(str(error)) from None
+    except ClusterUnknown:  # Redis does not answer: nothing here can be alive on it
+        return False
     try:
         host = socket.gethostname()
         if role == "worker":

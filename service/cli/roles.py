@@ -27,15 +27,20 @@ def _require_redis(settings: Settings) -> str:
     return settings.redis_url
 
 
-def _require_queue(settings: Settings, redis_url: str) -> str:
+def _require_queue(settings: Settings, redis_url: str, *, api: bool = False) -> str:
     """The queue's Redis (PANTHEON_QUEUE_URL, else REDIS_URL); on a Redis Cluster without one, the
-    process stops here with a sentence that says what to set."""
-    from service.store.connection import ClusterWithoutQueue, queue_url
+    process stops here with a sentence that says what to set. The API asks REDIS_URL once: when it
+    does not answer, REDIS_URL for now (the app checks it as soon as it answers, not ready until then)."""
+    from service.store.connection import ClusterUnknown, ClusterWithoutQueue, queue_url
 
     try:
-        return queue_url(redis_url, settings.queue_url)
+        return queue_url(redis_url, settings.queue_url, detect_s=0 if api else None)
     except ClusterWithoutQueue as error:
         sys.exit(str(error))
+    except ClusterUnknown:
+        if not api:
+            raise
+        return redis_url
 
 
 def run_api(settings: Settings, redis_url: str | None = None) -> None:
@@ -47,7 +52,7 @@ def run_api(settings: Settings, redis_url: str | None = None) -> None:
     app = create_app(url, prefix=settings.prefix, partitions=settings.partitions,
                      idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins,
                      quotas=settings.quotas, secret=settings.secret, redis_timeout_s=settings.redis_timeout_s,
-                     redis_pool=settings.redis_pool, queue_url=_require_queue(settings, url),
+                     redis_pool=settings.redis_pool, queue_url=_require_queue(settings, url, api=True),
                      archive_dir=settings.archive_path)
     run_server(app, settings)
 

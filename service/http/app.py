@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import signal
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
@@ -19,7 +23,7 @@ from service.config import QuotaSettings, value
 from service.read.lag import projection_lag
 from service.store.connection import POOL_SIZE as REDIS_POOL_SIZE
 from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
-from service.store.connection import connect, connect_one
+from service.store.connection import DETECT_BACKOFF_S, ClusterUnknown, ask_cluster, assume, connect, connect_one, is_cluster
 from service.store.connection import queue_url as plain_url
 from service.store.fanout import Fanout
 from service.store.secret import ServerSecret, check_configured
@@ -51,8 +55,30 @@ from .sse import Frames
 from .strict import HeadAsGet, StrictRequests
 from .web import web_routes
 
+log = logging.getLogger("pantheon.api")
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 COMPRESS_FROM_BYTES = 1024  # smaller answers go as they are: compressing them saves next to nothing
+
+
+async def _check_cluster(url: str, state: State) -> None:
+    """The API started while `url` did not answer and went on as a single Redis's client (not
+    ready meanwhile): ask it until it answers. A single Redis: ready. A Redis Cluster: the process
+    stops (SIGTERM, a graceful shutdown) so that its supervisor starts it again with a cluster
+    client, rather than serve a cluster through a single Redis's client."""
+    attempt = 0
+    while True:
+        try:
+            cluster = await asyncio.to_thread(ask_cluster, url)
+            break
+        except (RedisError, OSError):
+            await asyncio.sleep(DETECT_BACKOFF_S[min(attempt, len(DETECT_BACKOFF_S) - 1)])
+            attempt += 1
+    if cluster:
+        log.error("REDIS_URL is a Redis Cluster, which did not answer when this process started: stopping, "
+                  "to be started again with a cluster client")
+        os.kill(os.getpid(), signal.SIGTERM)
+    else:
+        state.redis_unknown = False
 
 
 def _compression() -> CompressionConfig:
@@ -76,7 +102,9 @@ class OperationsController(Controller):
 
     @get("/health/ready", operation_id="health_ready", status_code=200, summary="Redis answers",
          responses=problems(503))
-    async def ready(self, service: NamedDependency[GameService]) -> Health:
+    async def ready(self, service: NamedDependency[GameService], state: State) -> Health:
+        if state.get("redis_unknown"):  # started while Redis was away: not ready until it said what it is
+            raise ServiceError(503, "not_ready", "The event store (Redis) has not answered yet.")
         try:
             await service.store.redis.ping()
         except Exception:  # any failure to reach Redis means not ready, whatever its type
@@ -137,6 +165,13 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
+        watch = None
+        try:  # asked once now; the API starts (not ready) even while Redis is away
+            await asyncio.to_thread(is_cluster, redis_url, 0)
+        except ClusterUnknown:
+            assume(redis_url, False)  # provisionally: checked as soon as it answers
+            app.state.redis_unknown = True
+            watch = asyncio.create_task(_check_cluster(redis_url, app.state), name="cluster-check")
         client = connect(redis_url, timeout_s=redis_timeout_s, pool_size=redis_pool)
         store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s,
                            cold=Archive(archive_dir) if archive_dir else None)
@@ -154,6 +189,8 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
         try:
             yield
         finally:
+            if watch is not None:
+                watch.cancel()
             await app.state.fanout.stop()
             await app.state.quotas.close()
             await client.aclose()

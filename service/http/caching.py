@@ -36,7 +36,9 @@ from .auth import TOKEN_SEAT, bearer
 
 IMMUTABLE = "max-age=31536000, immutable"
 LIVE = "no-cache"  # may be stored, but asked again each time (If-None-Match makes that cheap)
-_META_FIELDS = ("kind", "version", REV_FIELD, "finished", "sealed_by", "lineage")
+# "hash": the last event's; a version alone does not name what the game holds: a failover can lose
+# an unacknowledged event after it was seen, and the next append reuses its version
+_META_FIELDS = ("kind", "version", REV_FIELD, "finished", "sealed_by", "lineage", "hash")
 
 
 @dataclass(frozen=True)
@@ -179,29 +181,31 @@ async def _validator(service: GameService, game: str, rule: Rule, seat: int | No
     async with store.redis.pipeline(transaction=False) as pipe:
         pipe.hmget(store.keys(game).meta, *_META_FIELDS)
         if name:
-            pipe.hmget(rm_key(store, game, name), "pv", "v")
+            pipe.hmget(rm_key(store, game, name), "pv", "v", "h")
         rows = await pipe.execute()
     if rows[0][0] is None and (cold := await store.archived(game)):  # moved to the archive: its metadata is there
-        rows = [[cold.meta.get(f) for f in _META_FIELDS], [None, None]]
-    kind, version, rev, finished, sealed_by, lineage = rows[0]
+        rows = [[cold.meta.get(f) for f in _META_FIELDS], [None, None, None]]
+    kind, version, rev, finished, sealed_by, lineage, head = rows[0]
     if kind is None or version is None:
         return None  # no such game: the handler answers 404
     version, rev, viewer = int(version), int(rev or 0), seat if rule.by_viewer else None
     if name:
-        return _view_validator(rule, game, kind.decode(), name, version, viewer, rows[1], request)
+        return await _view_validator(service, rule, game, kind.decode(), name, (version, head), viewer, rows[1],
+                                     request)
     parents = await _parents_ended(service, sealed_by, lineage)
     revealed = finished is not None and all(parents.get(p, True) for p in _sealed_by(sealed_by))
     query = sorted(request.query_params.multi_items())
     if rule.resource == "export":
-        return Validator(rule, (), True, etag("export", game, version)) if revealed else None
+        return Validator(rule, (), True, etag("export", game, version, head)) if revealed else None
     if rule.resource == "events":
-        return Validator(rule, (), revealed, etag("events", game, version, viewer, revealed, query))
-    parts = (rule.resource, game, version, rev, viewer, revealed, sorted(parents.items()), query)
+        return Validator(rule, (), revealed, etag("events", game, version, head, viewer, revealed, query))
+    parts = (rule.resource, game, version, head, rev, viewer, revealed, sorted(parents.items()), query)
     return Validator(rule, (), False, etag(*parts))
 
 
-def _view_validator(rule: Rule, game: str, kind: str, name: str, version: int, viewer: int | None,
-                    stored: list, request: Request) -> Validator | None:
+async def _view_validator(service: GameService, rule: Rule, game: str, kind: str, name: str,
+                          stream: tuple[int, bytes | None], viewer: int | None, stored: list,
+                          request: Request) -> Validator | None:
     """A view's or score's validator: its tag is that of the version served. `?at=N` is that version;
     otherwise it is the read model's when it is recent enough, else the stream's (folded now). A
     request for a version the read model has not reached may wait for the projector: its version is
@@ -212,14 +216,22 @@ def _view_validator(rule: Rule, game: str, kind: str, name: str, version: int, v
         min_version = int(request.query_params.get("min_version", 0))
     except ValueError:
         return None  # the handler answers 400
+    (version, head), (pv, v, h) = stream, stored
     parts = (name, game, projection, viewer)
-    if at is not None:
-        return Validator(rule, parts, True, etag(*parts, at) if 1 <= at <= version else None)
-    pv, v = (int(x) if x is not None else None for x in stored)
-    if pv == projection and v is not None and v >= max(min_version, 1):
-        served: int | None = v
+    if at is not None:  # the tag names the event the view ends with, not only its version
+        if not 1 <= at <= version:
+            return Validator(rule, parts, True, None)
+        ending = await service.store.read(game, at - 1, at)
+        parts = (*parts, ending[0].hash if ending else "")
+        return Validator(rule, parts, True, etag(*parts, at))
+    pv, v = (int(x) if x is not None else None for x in (pv, v))
+    # as `read_model_json` does: not a model ahead of the stream, or at its head with another event
+    current = v is not None and (v < version or (v == version and (h is None or h == head)))
+    if pv == projection and v is not None and v >= max(min_version, 1) and current:
+        served, last = v, h
     else:
-        served = version if min_version <= 0 else None
+        served, last = (version if min_version <= 0 else None), head
+    parts = (*parts, (last or b"").decode())
     return Validator(rule, parts, False, etag(*parts, served) if served is not None else None)
 
 

@@ -177,7 +177,12 @@ class PlayController(Controller):
              description="Server-Sent Events, not one JSON document: read them with an SSE client. Each event "
                          "has `id:` (its version, to resume with Last-Event-ID) and `data:` (one JSON object: an "
                          "item of list_events' `events`, the EventOut of the game's kind); lines starting with "
-                         "`:` keep the connection alive; the `StreamMessage` schema describes one event. Ends when the game is finished.")})
+                         "`:` keep the connection alive; the `StreamMessage` schema describes one event. Ends when the game is finished. "
+                         "A stream that sent events a failover then lost (never acknowledged; their versions may hold "
+                         "other events now) ends with `event: reset`, `id: N` and `data: {\"version\": N}`: what was "
+                         "sent after version N no longer holds; read the game again and resume after N (an SSE client "
+                         "does, by Last-Event-ID). A stream resumed after a version the game does not have gets the "
+                         "same with N = 0.")})
     async def stream_events(
         self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService],
         quotas: NamedDependency[Quotas], fanout: NamedDependency[Fanout], frames: NamedDependency[Frames],

@@ -70,21 +70,42 @@ async def feed(fanout: Fanout, frames: Frames, decider: Decider, game: str, view
 async def _events_as_they_come(fanout: Fanout, frames: Frames, decider: Decider, game: str, viewer: int | None,
                                first: tuple[int, Batch], place: StreamPlace) -> AsyncIterator[bytes]:
     after, batch = first
+    sent = ""  # the hash of event `after` as this stream sent it ('' before it has sent one)
     async with fanout.follow(game) as channel:
+        resets = channel.resets
+        if after > batch.version:  # resumed after a version the log does not have: a failover lost it
+            yield reset_frame(0)
+            return
         while True:
             if batch.envelopes:
+                if sent and batch.envelopes[0].prev_hash != sent:  # the log no longer holds what was sent
+                    yield reset_frame(channel.agreed if channel.resets and channel.agreed < after else 0)
+                    return
                 yield frames.of(decider, game, batch.envelopes, viewer, batch.revealed)
-                after = batch.envelopes[-1].version
+                after, sent = batch.envelopes[-1].version, batch.envelopes[-1].hash
             if batch.finished and after >= batch.version:
                 return
-            if channel.version is not None and not await channel.wait(after, QUIET_S):  # else: read to seed it
+            waits = channel.version is not None or channel.seeding  # else: read to seed it
+            if waits and not await channel.wait(after, QUIET_S, resets):
                 await _quietly(place.renew())
                 yield KEEP_ALIVE
+            if channel.resets != resets:  # a failover lost events the channel had published
+                resets = channel.resets
+                if after > channel.agreed:
+                    yield reset_frame(channel.agreed)
+                    return
             try:
                 batch = channel.since(after) or await fanout.catch_up(game, after, channel)
             except RedisError as error:  # ends the stream cleanly: the client resumes with Last-Event-ID
                 log.warning("a stream of %s ends: Redis failed (%r)", game, error)
                 return
+
+
+def reset_frame(agreed: int) -> bytes:
+    """The last frame of a stream that sent events a failover then lost (their versions may hold
+    other events now): `event: reset`, and `id:` the newest version still as sent, so that a client
+    that reconnects with Last-Event-ID gets the events that replaced the lost ones."""
+    return b"event: reset\r\nid: %d\r\ndata: %s\r\n\r\n" % (agreed, JSON.encode({"version": agreed}))
 
 
 async def _quietly(step) -> None:

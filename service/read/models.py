@@ -23,28 +23,38 @@ PROJECTIONS: Catalog = {game.kind: tuple(game.projections) for game in games.GAM
 NEWER, SAME_OR_NEWER, FORCE = 0, 1, 2
 
 # KEYS: the game's feed partition, then one read-model hash per projection (same hash tag).
-# ARGV: group, mode, version, n ids to ack, the ids, then per read model: its projection
-#       version, a count of fields, field/value pairs.
+# ARGV: group, mode, version, the hash of event `version`, n ids to ack, the ids, then per read
+#       model: its projection version, a count of fields, the version and hash of a stored model
+#       known to hold an event the log lost ('' and '' for none: see `lost_models`), field/value
+#       pairs. A model is replaced when the write is newer (or as the mode allows), or when it is
+#       still that lost one: then even by an older version (a model ahead of the log after a
+#       failover goes back to the log's head), and only then, so a slower writer never goes back.
+# Returns {models written, models kept that are ahead of this write or at its version with another
+# hash} (the second: a peer's newer work, or a model on an event the log lost: see `lost_models`).
 _WRITE = """
 local mode = tonumber(ARGV[2])
 local version = tonumber(ARGV[3])
-local n_ids = tonumber(ARGV[4])
-local at = 5 + n_ids
-local written = 0
+local n_ids = tonumber(ARGV[5])
+local at = 6 + n_ids
+local written, kept = 0, 0
 for k = 2, #KEYS do
   local pv, nf = tonumber(ARGV[at]), tonumber(ARGV[at + 1])
-  local stored = redis.call('HMGET', KEYS[k], 'pv', 'v')
+  local lost_v, lost_h = ARGV[at + 2], ARGV[at + 3]
+  local stored = redis.call('HMGET', KEYS[k], 'pv', 'v', 'h')
   local spv, sv = tonumber(stored[1] or '0'), tonumber(stored[2] or '0')
   local newer = pv > spv or (pv == spv and version > sv)
-  if newer or (mode >= 1 and pv == spv and version == sv) or (mode == 2 and pv ~= spv) then
+  local lost = lost_v ~= '' and pv == spv and sv == tonumber(lost_v) and (stored[3] or '') == lost_h
+  if newer or lost or (mode >= 1 and pv == spv and version == sv) or (mode == 2 and pv ~= spv) then
     redis.call('DEL', KEYS[k])
-    redis.call('HSET', KEYS[k], 'pv', pv, 'v', version, unpack(ARGV, at + 2, at + 1 + 2 * nf))
+    redis.call('HSET', KEYS[k], 'pv', pv, 'v', version, 'h', ARGV[4], unpack(ARGV, at + 4, at + 3 + 2 * nf))
     written = written + 1
+  elseif pv == spv and (sv > version or (sv == version and (stored[3] or '') ~= ARGV[4])) then
+    kept = kept + 1
   end
-  at = at + 2 + 2 * nf
+  at = at + 4 + 2 * nf
 end
-if n_ids > 0 then redis.call('XACK', KEYS[1], ARGV[1], unpack(ARGV, 5, 4 + n_ids)) end
-return written
+if n_ids > 0 then redis.call('XACK', KEYS[1], ARGV[1], unpack(ARGV, 6, 5 + n_ids)) end
+return {written, kept}
 """
 
 # KEYS: a game's events stream. ARGV: first and last entry id. The stored envelopes (each one
@@ -96,17 +106,46 @@ def feed_of(store: EventStore, game: str) -> str:
 
 
 async def write_views(redis: Redis, store: EventStore, game: str, fold: GameFold, *,
-                      names: Iterable[str] | None = None, ack: Sequence[bytes] = (), mode: int = NEWER) -> int:
-    """Store the views of `fold` (the projections named, or all) at its version, unless the stored
-    ones are newer; ack `ack` on the game's feed partition in the same step. The count written."""
-    keys, args = [feed_of(store, game)], [GROUP, mode, fold.version, len(ack), *ack]
+                      names: Iterable[str] | None = None, ack: Sequence[bytes] = (), mode: int = NEWER,
+                      last_hash: str = "", lost: dict[str, tuple[int, str]] | None = None,
+                      kept: list[int] | None = None) -> int:
+    """Store the views of `fold` (the projections named, or all) at its version, with `last_hash`
+    (the hash of its last event), unless the stored ones are newer; but a model in `lost` (name ->
+    its stored version and hash, which the log no longer holds) is replaced while it is still that
+    one, whatever its version. Ack `ack` on the game's feed partition in the same step. The count
+    written; `kept` gets the count of models left ahead of this write or at its version with another
+    hash."""
+    keys, args = [feed_of(store, game)], [GROUP, mode, fold.version, last_hash, len(ack), *ack]
     versions = {p.name: p.version for p in fold.projections}
     for name, fields in fold.views(names).items():
         keys.append(rm_key(store, game, name))
-        args += [versions[name], len(fields)]
+        lost_v, lost_h = (lost or {}).get(name, ("", ""))
+        args += [versions[name], len(fields), lost_v, lost_h]
         for field, view in fields.items():
             args += [field, _JSON.encode(view)]
-    return int(await redis.eval(_WRITE, len(keys), *keys, *args))
+    written, ahead = await redis.eval(_WRITE, len(keys), *keys, *args)
+    if kept is not None:
+        kept.append(int(ahead))
+    return int(written)
+
+
+async def lost_models(store: EventStore, game: str, projections: Sequence[Projection]) -> dict[str, tuple[int, str]]:
+    """The game's stored read models built on an event its log no longer holds (name -> their
+    version and last hash): the log's event at their version is gone or has another hash. A
+    failover can lose an event that was never acknowledged but was already projected; the next
+    append then reuses its version. Models stored without a hash (before hashes were kept) are
+    taken as they are."""
+    async with store.redis.pipeline(transaction=False) as pipe:
+        for p in projections:
+            pipe.hmget(rm_key(store, game, p.name), "pv", "v", "h")
+        rows = await pipe.execute()
+    stored = {p.name: (int(v), h.decode()) for p, (pv, v, h) in zip(projections, rows)
+              if pv is not None and int(pv) == p.version and h and int(v) > 0}
+    logged: dict[int, str | None] = {}
+    for version in sorted({v for v, _ in stored.values()}):
+        found = await store.read(game, version - 1, version)
+        logged[version] = found[0].hash if found else None
+    return {name: (v, h) for name, (v, h) in stored.items() if logged[v] != h}
 
 
 async def stored_versions(redis: Redis, store: EventStore, game: str, projections: Sequence[Projection]) -> int:
@@ -135,11 +174,18 @@ async def read_envelopes(store: EventStore, game: str, after: int = 0, until: in
 async def fold_from_store(store: EventStore, game: str, projections: Sequence[Projection], kind: str,
                           until: int | None = None) -> GameFold:
     """The projections folded over the game's events 1..until (all by default)."""
+    return (await fold_with_hash(store, game, projections, kind, until))[0]
+
+
+async def fold_with_hash(store: EventStore, game: str, projections: Sequence[Projection], kind: str,
+                         until: int | None = None) -> tuple[GameFold, str]:
+    """Like `fold_from_store`, with the hash of the last event folded ('' for none)."""
     decoder = event_decoder(kind)
-    fold = GameFold(projections)
+    fold, last_hash = GameFold(projections), ""
     for e in await read_envelopes(store, game, 0, until):
         fold.apply(e.version, decoder.decode(e.payload))
-    return fold
+        last_hash = e.hash
+    return fold, last_hash
 
 
 async def _kind(store: EventStore, game: str) -> str:
@@ -165,15 +211,23 @@ async def read_model_json(redis: Redis, store: EventStore, game: str, name: str,
                           or_public: bool = False) -> tuple[int, bytes]:
     """The view `name` (public, or `seat`'s own) as JSON with the version it reflects: the stored
     read model when it reflects at least `min_version` (and exists, in the current projection
-    version), otherwise folded from the event stream right now (the newest version). With
-    `or_public`, a seat the projection has no view of at that version gets the public one."""
-    kind = await _kind(store, game)
-    projection = _projection(catalog, kind, name)
-    pv, v, body, public = await redis.hmget(rm_key(store, game, name), "pv", "v", _field(seat), _field(None))
+    version, and is not ahead of the log nor at its head with another event's hash: a failover
+    lost what it shows), otherwise folded from the event stream right now (the newest version; an
+    archived game's, from the archive). With `or_public`, a seat the projection has no view of at
+    that version gets the public one."""
+    async with redis.pipeline(transaction=False) as pipe:  # one round trip: the same hash tag
+        pipe.hmget(store.keys(game).meta, "kind", "version", "hash")
+        pipe.hmget(rm_key(store, game, name), "pv", "v", "h", _field(seat), _field(None))
+        (kind, head, head_hash), (pv, v, h, body, public) = await pipe.execute()
+    if kind is None:  # not in Redis: archived (folded from the archive), or no such game
+        return await view_at(store, game, name, seat, catalog=catalog, or_public=or_public)
+    projection = _projection(catalog, kind.decode(), name)
     if or_public and body is None:  # a read model's fields are written together: no seat view at v
         body = public
     if body is not None and int(pv) == projection.version and int(v) >= max(min_version, 1):
-        return int(v), body
+        head = int(head or 0)
+        if int(v) < head or (int(v) == head and (h is None or h == head_hash)):
+            return int(v), body
     return await view_at(store, game, name, seat, catalog=catalog, or_public=or_public)
 
 

@@ -25,6 +25,7 @@ from .models import (
     PROJECTIONS,
     Catalog,
     event_decoder,
+    lost_models,
     read_envelopes,
     stored_versions,
     write_views,
@@ -66,6 +67,8 @@ class _Cached:
     fold: GameFold
     kind: str
     written: int = 0  # the stored read models are known to be at least at this version
+    hash: str = ""  # the hash of the fold's last event: the log must still hold it at that version
+    lost: dict = field(default_factory=dict)  # stored models on events the log lost: replaced by the next write
 
 
 @dataclass
@@ -78,6 +81,7 @@ class Stats:
     trimmed: int = 0  # feed entries dropped once every group had read them
     renewed: int = 0  # claims renewed on entries still being worked on in a long batch
     removed: int = 0  # dead consumers removed from the group (once on each partition)
+    diverged: int = 0  # cached folds dropped because the log lost an event they had folded
 
 
 @dataclass
@@ -105,6 +109,15 @@ class Projector:
     1.25 × `dead_after_ms` of its death, and one that still holds entries stays until a peer has
     claimed them. Redis's own idle time cannot tell a dead consumer from a live one on a quiet
     partition: up to Redis 7.0 it counts from the consumer's last entry, not from its last read.
+
+    A failover can lose an event that was never acknowledged (the append's WAIT failed) but was
+    already projected; the next append then reuses its version with another event. So each read
+    model keeps the hash of its last event next to its version (written in the same step), a
+    cached fold is used only while the log still holds its last event (by hash, read with the
+    events that follow), and a game's stored models are checked against the log before a
+    redelivered entry is skipped: models on a lost event are rebuilt from the log, even when that
+    takes them back in version (a model ahead of the log), and only while they are still the lost
+    ones. The hash chain makes the last hash stand for every event before it.
 
     A game that cannot be projected (a bug, a bad event) leaves its entries pending; this
     projector tries it again after a pause that doubles from `retry_s` to `retry_max_s`."""
@@ -279,34 +292,61 @@ class Projector:
 
     async def _project(self, feed: str, game: str, ids: list[bytes], to: int) -> None:
         cached = self._cache.pop(game, None)
-        if cached is None:
+        envelopes = await self._after(game, cached) if cached is not None else None
+        if envelopes is None:  # not cached, or its fold holds an event the log lost
             cached = await self._cold(game, to)
             if cached is None:  # already projected (a redelivery), or the game is gone
                 await self.redis.xack(feed, GROUP, *ids)
                 return
+            envelopes = await read_envelopes(self.store, game, 0)
         decoder = event_decoder(cached.kind)
-        for e in await read_envelopes(self.store, game, cached.fold.version):
+        for e in envelopes:
             cached.fold.apply(e.version, decoder.decode(e.payload))
+            cached.hash = e.hash
             self.stats.folded += 1
-        if cached.fold.version > cached.written:
-            written = await write_views(self.redis, self.store, game, cached.fold, ack=ids)
+        if cached.fold.version > cached.written or cached.lost:
+            kept: list[int] = []
+            written = await write_views(self.redis, self.store, game, cached.fold, ack=ids, last_hash=cached.hash,
+                                        lost=cached.lost, kept=kept)
+            if kept[0] and (lost := await lost_models(self.store, game, cached.fold.projections)):
+                # a peer projected an event the log has lost since (a model ahead, or another hash)
+                log.warning("game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost))
+                written += await write_views(self.redis, self.store, game, cached.fold, last_hash=cached.hash, lost=lost)
             self.stats.writes += written
-            cached.written = cached.fold.version
+            cached.written, cached.lost = cached.fold.version, {}
         else:
             await self.redis.xack(feed, GROUP, *ids)
         self._cache[game] = cached  # only a fold that went through whole goes back in the cache
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
 
+    async def _after(self, game: str, cached: _Cached) -> list | None:
+        """The envelopes that follow the cached fold; None when the log no longer holds the event
+        the fold ends with (a failover lost it, and the version may hold another event now)."""
+        version = cached.fold.version
+        envelopes = await read_envelopes(self.store, game, max(version - 1, 0))
+        if version == 0:
+            return envelopes
+        if not envelopes or envelopes[0].version != version or envelopes[0].hash != cached.hash:
+            self.stats.diverged += 1
+            log.warning("game %s: the log no longer holds event %d as projected (a failover lost it); "
+                        "its read models are rebuilt from the log", game, version)
+            return None
+        return envelopes[1:]
+
     async def _cold(self, game: str, to: int) -> _Cached | None:
-        """A fresh fold for a game not in the cache, or None when its read models reach `to` already."""
+        """A fresh fold for a game not in the cache, or None when its read models reach `to`
+        already and hold only events the log holds."""
         kind = await self.redis.hget(self.store.keys(game).meta, "kind")
         projections = self.catalog.get(kind.decode()) if kind else None
         if not projections:
             return None
-        if await stored_versions(self.redis, self.store, game, projections) >= to:
+        lost = await lost_models(self.store, game, projections)
+        if not lost and await stored_versions(self.redis, self.store, game, projections) >= to:
             return None
-        return _Cached(GameFold(projections), kind.decode())
+        if lost:
+            log.warning("game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost))
+        return _Cached(GameFold(projections), kind.decode(), lost=lost)
 
 
 def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_ms: int) -> None:

@@ -21,7 +21,8 @@ from .models import (
     PROJECTIONS,
     SAME_OR_NEWER,
     Catalog,
-    fold_from_store,
+    fold_with_hash,
+    lost_models,
     versions_key,
     write_views,
 )
@@ -55,8 +56,9 @@ async def rebuild(redis: Redis, store: EventStore, *, names: Iterable[str] | Non
             chosen = [p for p in catalog.get(kind.decode() if kind else "", ()) if wanted is None or p.name in wanted]
             try:
                 if chosen:
-                    fold = await fold_from_store(store, game, chosen, kind.decode())
-                    await write_views(redis, store, game, fold, mode=mode)
+                    fold, last_hash = await fold_with_hash(store, game, chosen, kind.decode())
+                    lost = await lost_models(store, game, chosen)  # ahead of the log, or on a lost event
+                    await write_views(redis, store, game, fold, mode=mode, last_hash=last_hash, lost=lost)
                     events += fold.version
             except RedisError:
                 raise

@@ -11,7 +11,9 @@ connection, at most `timeout_s`, instead of failing at once (redis-py's default 
 soon as its 100 connections are in use); a wait that times out is a 503 like any Redis failure.
 
 Redis Cluster: `REDIS_URL` may name any node of a cluster; every client made here asks that node
-once (`INFO cluster`) and makes a RedisCluster client when it is one, with the same timeouts and
+once (`INFO cluster`) and makes a RedisCluster client when it is one (a node that does not answer
+is asked again, with backoff, for up to `PANTHEON_REDIS_DETECT_S`, then ClusterUnknown: it is never
+taken for a single Redis because it was away when the process started), with the same timeouts and
 retries (its pools are per node, `pool_size` each, and fail at once when full: a 503 too). Every
 key of a game shares its feed partition's hash tag, so its scripts and transactions stay in one
 slot. RQ does not support Redis Cluster: the queue lives on a plain Redis, `queue_url`."""
@@ -20,8 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from contextlib import asynccontextmanager
-from functools import cache
 
 import redis
 from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
@@ -38,6 +40,12 @@ log = logging.getLogger(__name__)
 TIMEOUT_S: float = value("redis_timeout_s")  # PANTHEON_REDIS_TIMEOUT_S, read once at import
 POOL_SIZE: int = value("redis_pool")  # PANTHEON_REDIS_POOL
 RETRIES = 2
+DETECT_S: float = value("redis_detect_s")  # PANTHEON_REDIS_DETECT_S
+DETECT_BACKOFF_S = (0.1, 0.2, 0.5, 1.0, 2.0)  # between two questions to a node that does not answer
+
+
+class ClusterUnknown(RedisConnectionError):
+    """REDIS_URL did not answer, in the time allowed, whether it is a Redis Cluster."""
 
 
 class ClusterWithoutQueue(ValueError):
@@ -103,39 +111,66 @@ def _sync_options(timeout_s: float) -> dict:
             "retry": SyncRetry(ExponentialWithJitterBackoff(base=0.01, cap=0.2), RETRIES)}
 
 
-@cache
-def _cluster(url: str) -> bool:
+_KNOWN: dict[str, bool] = {}  # url -> whether it is a cluster, once a node has said so (or a caller assumed it)
+
+
+def ask_cluster(url: str) -> bool:
+    """Ask the node at `url` now whether it is in a Redis Cluster (raises when it does not answer)."""
     with redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2) as client:
         return client.info("cluster").get("cluster_enabled") == 1
 
 
-def is_cluster(url: str) -> bool:
-    """Whether `url` names a node of a Redis Cluster (asked once per process; a Redis that cannot be
-    reached now is taken for a single one, and asked again next time)."""
-    try:
-        return _cluster(url)
-    except (redis.RedisError, OSError) as error:
-        log.warning("could not ask %s whether it is a Redis Cluster (%r); taking it for a single Redis",
-                    redis.connection.parse_url(url).get("host", url), error)
-        return False
+def is_cluster(url: str, wait_s: float | None = None) -> bool:
+    """Whether `url` names a node of a Redis Cluster, asked once per process. A node that does not
+    answer is asked again, after 0.1, 0.2, 0.5, 1, 2, 2 … s, for up to `wait_s` (default
+    PANTHEON_REDIS_DETECT_S); then ClusterUnknown. (It blocks: roles ask before they serve.)"""
+    if url in _KNOWN:
+        return _KNOWN[url]
+    deadline, attempt = time.monotonic() + (DETECT_S if wait_s is None else wait_s), 0
+    while True:
+        try:
+            _KNOWN[url] = ask_cluster(url)
+            return _KNOWN[url]
+        except (redis.RedisError, OSError) as error:
+            pause = DETECT_BACKOFF_S[min(attempt, len(DETECT_BACKOFF_S) - 1)]
+            where = redis.connection.parse_url(url).get("host", url)
+            if time.monotonic() + pause > deadline:
+                raise ClusterUnknown(f"{where} did not answer whether it is a Redis Cluster ({error!r}); "
+                                     "is Redis up? (PANTHEON_REDIS_DETECT_S: how long to keep asking)") from error
+            if attempt == 0:
+                log.warning("could not ask %s whether it is a Redis Cluster (%r); asking again", where, error)
+            attempt += 1
+            time.sleep(pause)
 
 
-def queue_url(redis_url: str, queue: str | None) -> str:
+def assume(url: str, cluster: bool) -> None:
+    """Take `url` for a cluster or not in this process without asking (the API, started while Redis
+    is away, goes on as a single Redis's client and checks later: `service.http.app`)."""
+    _KNOWN[url] = cluster
+
+
+def forget(url: str) -> None:
+    """Ask `url` again next time (tests)."""
+    _KNOWN.pop(url, None)
+
+
+def queue_url(redis_url: str, queue: str | None, detect_s: float | None = None) -> str:
     """The plain Redis of the RQ queue (and of what else cannot live on a cluster): `queue`
     (PANTHEON_QUEUE_URL) when set, else `redis_url` unless that is a cluster."""
     if queue:
         return queue
-    if is_cluster(redis_url):
+    if is_cluster(redis_url, detect_s):
         raise ClusterWithoutQueue("REDIS_URL names a Redis Cluster, which RQ (the AI turns' queue) does not "
                                   "support: set PANTHEON_QUEUE_URL to a plain Redis for the queue")
     return redis_url
 
 
-def connect(url: str, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE) -> Redis | RedisCluster:
+def connect(url: str, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE,
+            detect_s: float | None = None) -> Redis | RedisCluster:
     """An asyncio Redis client for `url` whose commands fail after `timeout_s` without an answer, and
     that waits up to `timeout_s` for one of its `pool_size` connections (on a cluster: `pool_size`
-    per node)."""
-    if is_cluster(url):  # a node's pool has room for every turn (a command waits for a turn instead)
+    per node); `detect_s`: how long to ask whether it is a cluster (see `is_cluster`)."""
+    if is_cluster(url, detect_s):  # a node's pool has room for every turn (a command waits for a turn instead)
         return BoundedCluster.from_url(url, max_connections=pool_size + 8, bound=pool_size, wait_s=timeout_s,
                                        **connection_options(timeout_s))
     pool = BlockingConnectionPool.from_url(url, max_connections=pool_size, timeout=timeout_s,
@@ -151,19 +186,20 @@ def connect_node(host: str, port: int, *, timeout_s: float = TIMEOUT_S, pool_siz
     return Redis.from_pool(pool)
 
 
-def connect_one(url: str, *, timeout_s: float = TIMEOUT_S) -> Redis | RedisCluster:
+def connect_one(url: str, *, timeout_s: float = TIMEOUT_S, detect_s: float | None = None) -> Redis | RedisCluster:
     """A client with one connection of its own, for a loop that blocks on Redis (XREAD) and must
     neither wait for nor hold a connection of the shared pool (on a cluster: a client of its own,
     with a connection per hash slot it reads at once, one per feed partition at most)."""
-    if is_cluster(url):
+    if is_cluster(url, detect_s):
         return RedisCluster.from_url(url, max_connections=value("partitions"), **connection_options(timeout_s))
     return Redis.from_url(url, single_connection_client=True, **connection_options(timeout_s))
 
 
-def connect_sync(url: str, *, timeout_s: float = TIMEOUT_S, **options) -> redis.Redis | redis.RedisCluster:
+def connect_sync(url: str, *, timeout_s: float = TIMEOUT_S, detect_s: float | None = None, plain: bool = False,
+                 **options) -> redis.Redis | redis.RedisCluster:
     """A synchronous client for `url` (a RedisCluster on a cluster), with the same timeouts;
-    `options` override them."""
+    `options` override them. `plain`: a single Redis by contract (the queue), not asked."""
     options = {**_sync_options(timeout_s), **options}
-    if is_cluster(url):
+    if not plain and is_cluster(url, detect_s):
         return redis.RedisCluster.from_url(url, **options)
     return redis.Redis.from_url(url, **options)

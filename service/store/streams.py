@@ -29,8 +29,10 @@ REPLICAS_TTL_S = 5.0  # how long a master's count of replicas (INFO replication)
 #       the partition's awaiting hash (game -> "version|seat|since ms": whom each running game awaits).
 # ARGV: expected version, '1' with an idempotency key ('' without), outcome to remember, game id,
 #       last hash, seconds the key is remembered, the seat awaited after these events ('' once the
-#       game has ended), m (a count of meta fields to set), m field/value pairs, then one packed
-#       envelope per event.
+#       game has ended), the hash the first event is chained to ('' to not check it), m (a count
+#       of meta fields to set), m field/value pairs, then one packed envelope per event.
+# An append whose first event is not chained to the log's last hash is a conflict too: it was
+# decided on a state that holds an event a failover lost, at a version that now holds another.
 _APPEND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local keyed = ARGV[2] ~= ''
@@ -43,11 +45,14 @@ if keyed then
   end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-local m = tonumber(ARGV[8])
-for i = 1, m do
-  redis.call('HSET', KEYS[2], ARGV[7 + 2 * i], ARGV[8 + 2 * i])
+if version > 0 and ARGV[8] ~= '' and (redis.call('HGET', KEYS[2], 'hash') or '') ~= ARGV[8] then
+  return {'conflict', tostring(version)}
 end
-local first = 9 + 2 * m
+local m = tonumber(ARGV[9])
+for i = 1, m do
+  redis.call('HSET', KEYS[2], ARGV[8 + 2 * i], ARGV[9 + 2 * i])
+end
+local first = 10 + 2 * m
 local n = #ARGV - first + 1
 for i = 1, n do
   redis.call('XADD', KEYS[1], tostring(version + i) .. '-1', 'e', ARGV[first + i - 1])
@@ -242,15 +247,17 @@ class EventStore:
     async def append(self, game: str, expected_version: int, envelopes: list[Envelope], *,
                      idempotency_key: str | None = None, outcome: bytes = b"",
                      meta: dict[str, str | int | bytes] | None = None, awaiting: int | None = None) -> Appended:
-        """Append atomically, or raise VersionConflict; a known idempotency key appends nothing and
+        """Append atomically, or raise VersionConflict (also when the first envelope is not chained to
+        the log's last hash: decided on a state a failover lost); a known idempotency key appends nothing and
         gives the outcome remembered with it (for `idempotency_ttl_s`; only appends are remembered).
         `meta` fields are set on the game in the same atomic step (used when creating a game), and so
         is `awaiting`, the seat the game awaits after these events (None: it has ended)."""
         k = self.keys(game)
         last_hash = envelopes[-1].hash if envelopes else ""
         pairs = [x for item in (meta or {}).items() for x in item]
+        chained_to = envelopes[0].prev_hash if envelopes else ""
         args = [expected_version, "1" if idempotency_key else "", outcome, game, last_hash, self.idempotency_ttl_s,
-                "" if awaiting is None else awaiting, len(meta or {}), *pairs]
+                "" if awaiting is None else awaiting, chained_to, len(meta or {}), *pairs]
         args += [PACK.encode(e) for e in envelopes]
         idem, receipt = k.idempotency_key(idempotency_key or ""), f"{k.receipts}:{uuid.uuid4().hex}"
         awaiting_key = self.awaiting_key(self.partition(game))

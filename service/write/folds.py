@@ -25,7 +25,12 @@ def decode_event(decider: Decider, e: Envelope) -> Any:
 
 
 class Folds:
-    """Up to `size` games' (version, state, last hash), least recently used dropped first."""
+    """Up to `size` games' (version, state, last hash), least recently used dropped first.
+
+    A cached state is caught up only while the log still holds its last event (by hash): after a
+    failover lost an event it had folded, it is folded again from the log. A command decided on
+    a cached state without reading (`refresh=False`) is chained to its last hash, which the append
+    checks against the log's (a conflict, then decided again on the log)."""
 
     def __init__(self, store: EventStore, size: int = 256) -> None:
         self.store, self.size = store, size
@@ -44,7 +49,14 @@ class Folds:
         cached = self._cache.pop(game, None)
         version, state, last_hash = cached or (0, None, "")
         if refresh or cached is None:
-            for e in await self.store.read(game, version):
+            envelopes = await self.store.read(game, max(version - 1, 0))
+            if version:  # the log must still end the cached state with its last event (a failover may lose it)
+                if envelopes and envelopes[0].version == version and envelopes[0].hash == last_hash:
+                    envelopes = envelopes[1:]
+                else:
+                    version, state, last_hash = 0, None, ""
+                    envelopes = await self.store.read(game)
+            for e in envelopes:
                 state = decider.evolve(state, decode_event(decider, e))
                 version, last_hash = e.version, e.hash
         self.put(game, version, state, last_hash)

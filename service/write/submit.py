@@ -154,7 +154,8 @@ class _Attempt:
             self.games.folds.forget(self.game)
             if conflict.current == 0 and version > 0:  # moved out of Redis meanwhile
                 await self.games.refuse_archived(self.game)
-            if self.expected_version is not None:
+            # at the same version, the cached state held an event a failover lost: decide again on the log
+            if self.expected_version is not None and conflict.current != version:
                 raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.",
                                    current_version=conflict.current) from None
             return None

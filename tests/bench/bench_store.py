@@ -25,9 +25,11 @@ async def appends_per_second(url: str, appends: int, concurrency: int) -> float:
     payload = msgspec.Raw(msgspec.msgpack.encode({"type": "moved", "seat": 1, "placements": [[3, 4]] * 3}))
 
     async def game(g: int) -> None:
+        prev = "0" * 64
         for version in range(appends // concurrency):
             e = seal(Envelope(game=f"g{g}", version=version + 1, type="moved", schema=1, payload=payload,
-                              recorded_at=0))
+                              recorded_at=0, prev_hash=prev))
+            prev = e.hash  # the append refuses an event not chained to the log's last hash
             await store.append(f"g{g}", version, [e])
 
     start = time.perf_counter()

@@ -74,9 +74,11 @@ async def measure(url: str, appends: int, concurrency: int, replicas: int, run: 
     latencies: list[float] = []
 
     async def game(g: int) -> None:
+        prev = "0" * 64
         for version in range(appends // concurrency):
             e = seal(Envelope(game=f"g{g}", version=version + 1, type="moved", schema=1, payload=payload,
-                              recorded_at=0))
+                              recorded_at=0, prev_hash=prev))
+            prev = e.hash  # the append refuses an event not chained to the log's last hash
             started = time.perf_counter()
             await store.append(f"g{g}", version, [e])
             latencies.append(time.perf_counter() - started)

@@ -95,6 +95,8 @@ export const adminToken = (game) => (saved()[game] || {}).admin || null;
 // aborts or the game has ended (the server closes a finished game's stream). A connection
 // silent for longer than the server's keep-alive, or one open when the network comes back, is
 // given up and opened again; `onEvent(null)` then says that events may have been missed.
+// `onEvent(null, version)` says that the events sent after `version` were lost (a failover) and
+// others replaced them: what was shown after `version` is no longer true.
 const SILENCE_MS = 20000;  // the server sends a keep-alive comment after 15 s without an event
 
 export async function follow(game, token, after, onEvent, signal, isOver) {
@@ -129,7 +131,10 @@ export async function follow(game, token, after, onEvent, signal, isOver) {
           const data = frame.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart());
           const id = frame.split("\n").find((l) => l.startsWith("id:"));
           if (id) last = Number(id.slice(3).trim());
-          if (data.length) onEvent(JSON.parse(data.join("\n")));
+          if (frame.split("\n").includes("event: reset")) {
+            // events after `last` were lost in a failover and replaced: read everything again
+            onEvent(null, last);
+          } else if (data.length) onEvent(JSON.parse(data.join("\n")));
         }
       }
     } catch (error) {

@@ -48,8 +48,9 @@ export class GamePage {
     this.drawSeats();
     if (edition) await this.board.load(this.detail.kind, edition);
     await this.refresh();
-    follow(this.game, this.token, this.detail.version, (event) => {
+    follow(this.game, this.token, this.detail.version, (event, reset) => {
       if (event) this.latest = Math.max(this.latest || 0, event.version);
+      if (reset !== undefined) this.latest = Math.min(this.latest || 0, reset);  // the lost versions are gone
       if (!this.sending) this.refresh();  // our own command's events: its answer reads them
     }, this.abort.signal, () => this.finished);
   }

@@ -178,20 +178,21 @@ async def test_metadata_changes_count_a_revision_and_refusals_do_not(client, ref
 
 
 async def test_a_view_from_a_lagging_read_model_is_tagged_with_the_version_it_shows(client, referee):
-    from service.read.models import PROJECTIONS, fold_from_store, write_views
+    from service.read.models import PROJECTIONS, fold_with_hash, write_views
 
     game, _, tokens = await new_game(client)
     await play(client, referee, game, tokens, max_commands=4)
     head = (await client.get(f"/games/{game}")).json()["version"]
     store, board = referee.store, [p for p in PROJECTIONS["pantheon"] if p.name == "board"]
-    lagging = await fold_from_store(store, game, board, "pantheon", until=head - 2)
-    await write_views(store.redis, store, game, lagging)  # the projector is two events behind
+    lagging, last = await fold_with_hash(store, game, board, "pantheon", until=head - 2)
+    await write_views(store.redis, store, game, lagging, last_hash=last)  # the projector is two events behind
 
     behind = await _get(client, f"/games/{game}/view", tokens[0])
     replay = await _get(client, f"/games/{game}/view", tokens[0], at=head - 2)
     assert behind.json()["version"] == head - 2 and behind.headers["etag"] == replay.headers["etag"]
     assert (await _get(client, f"/games/{game}/view", tokens[0], behind.headers["etag"])).status_code == 304
-    await write_views(store.redis, store, game, await fold_from_store(store, game, board, "pantheon"))  # caught up
+    current, last = await fold_with_hash(store, game, board, "pantheon")
+    await write_views(store.redis, store, game, current, last_hash=last)  # caught up
 
     caught_up = await _get(client, f"/games/{game}/view", tokens[0], behind.headers["etag"])
     assert caught_up.status_code == 200 and caught_up.json()["version"] == head

@@ -19,7 +19,10 @@ async def store(redis_url, prefix):
     await client.aclose()
 
 
-def envelopes(game, after, count, prev=GENESIS_HASH):
+def envelopes(game, after, count, prev=None):
+    """`count` envelopes after version `after`, chained by default to the log this helper makes."""
+    if prev is None:
+        prev = envelopes(game, 0, after, GENESIS_HASH)[-1].hash if after else GENESIS_HASH
     out = []
     for version in range(after + 1, after + count + 1):
         e = seal(Envelope(game=game, version=version, type="thing", schema=1,
@@ -42,11 +45,12 @@ async def test_appended_events_read_back_in_order_with_versions_without_gaps(sto
 
 
 async def test_fifty_concurrent_appends_at_one_version_apply_exactly_once(store):
-    await store.append("race", 0, envelopes("race", 0, 1))
+    [first] = envelopes("race", 0, 1)
+    await store.append("race", 0, [first])
 
     async def attempt(i):
         try:
-            await store.append("race", 1, envelopes("race", 1, 2))
+            await store.append("race", 1, envelopes("race", 1, 2, first.hash))
             return "applied"
         except VersionConflict as conflict:
             assert conflict.current == 3
