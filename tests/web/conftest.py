@@ -139,6 +139,10 @@ def play_by_clicks(page, rnd: random.Random, *, commands: int | None = None, tim
                                  f"the game at {status['version']} awaiting {status['awaiting']}") from error
         if page.locator("[data-testid=outcome]").count():
             return sent
+        # a command sent by the last click may have been answered while we waited for choices
+        # (the next ones are ours again): count before clicking, or one command too many is sent
+        if commands is not None and page.evaluate("window.__pantheonSent || 0") - start >= commands:
+            continue
         choices = page.locator("[data-choice]")
         n = choices.count()
         if not n:
