@@ -70,6 +70,8 @@ def follow(decision: str | None, root: Menu, path: Sequence[str]) -> ChoiceList:
         if entry is None:
             raise DomainError("unknown_choice", f"There is no choice {key!r} at step {depth + 1} of this decision.")
         if entry.then is None:
-            raise DomainError("unknown_choice", f"Choice {key!r} at step {depth + 1} is a complete command; nothing follows it.")
+            raise DomainError(
+                "unknown_choice", f"Choice {key!r} at step {depth + 1} is a complete command; nothing follows it."
+            )
         menu = entry.then()
     return ChoiceList(decision=decision, prompt=menu.prompt, choices=[e.choice for e in menu.entries])

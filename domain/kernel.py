@@ -1,10 +1,13 @@
-"""The game-agnostic kernel: what every game package provides, and folding events into state."""
+"""The game-agnostic kernel: what every game package provides, the platform's own events, and
+folding events into state."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Union
+
+import msgspec
 
 
 class Rng(Protocol):
@@ -82,8 +85,46 @@ class Decider:
     scores: Callable[[Any, bool], list[int | None]] | None = None
 
 
+class PlatformEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """A fact of the platform, not of any game's rules, recorded in a game's log among its own
+    events: no command decides it (the service appends it), every fold passes over it (it changes
+    no game's state), it hides nothing (every viewer sees it whole), and no game's event has its tag."""
+
+
+class SeatReissued(PlatformEvent, frozen=True, kw_only=True, tag="seat_reissued"):
+    """The game's admin replaced a seat's token by a one-time invite code: the old token stopped
+    working, and whoever claims the seat with the code holds it from then on."""
+
+    seat: int
+
+
+PLATFORM_EVENTS = (SeatReissued,)
+PLATFORM_TYPES = frozenset(event.__struct_config__.tag for event in PLATFORM_EVENTS)
+
+
+def logged_event_type(decider: Decider) -> Any:
+    """Every event a game's log may hold: the game's own and the platform's (one tagged union)."""
+    return Union[(decider.event_type, *PLATFORM_EVENTS)]  # noqa: UP007 - a union built at run time
+
+
+def is_platform(event: Any) -> bool:
+    return isinstance(event, PlatformEvent)
+
+
+def evolve(decider: Decider, state: Any, event: Any) -> Any:
+    """The game's `evolve`, passing over the platform's events."""
+    return state if isinstance(event, PlatformEvent) else decider.evolve(state, event)
+
+
+def redact(decider: Decider, event: Any, viewer: int | None) -> Any:
+    """The event as `viewer` may see it: the game's `redact`; the platform's events are public."""
+    return event if isinstance(event, PlatformEvent) else decider.redact(event, viewer)
+
+
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:
-    """Replay: evolve every event into the state, starting from the initial state. Never draws."""
+    """Replay: evolve every event into the state, starting from the initial state, passing over
+    the platform's events. Never draws."""
+    events = (e for e in events if not isinstance(e, PlatformEvent))
     if state is None:
         state = decider.initial_state()
     if decider.evolve_all is not None:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 _SPACE = 1 << 64
 _IPAD = bytes(x ^ 0x36 for x in range(256))
@@ -12,7 +16,7 @@ _OPAD = bytes(x ^ 0x5C for x in range(256))
 
 
 @functools.lru_cache(maxsize=1024)
-def _keyed(seed: bytes):
+def _keyed(seed: bytes) -> tuple[_Hash, _Hash]:
     """HMAC-SHA256's keyed inner and outer hash states for a seed (RFC 2104), computed once per
     seed; `hmac_sha256` below is the plain definition the tests compare the draws with."""
     key = (hashlib.sha256(seed).digest() if len(seed) > 64 else seed).ljust(64, b"\0")
@@ -33,20 +37,24 @@ class SeededRng:
 
     def __init__(self, seed: bytes, context: bytes = b"") -> None:
         self._seed, self._context = seed, context
-        self._inner = self._outer = None  # keyed on the first draw: many commands draw nothing
+        # keyed on the first draw: many commands draw nothing
+        self._inner: _Hash | None = None
+        self._outer: _Hash | None = None
         self.draws = 0
 
     def _block(self) -> int:
-        if self._inner is None:
-            inner, self._outer = _keyed(self._seed)
-            self._inner = inner.copy()
-            self._inner.update(self._context + b"|")
-        inner = self._inner.copy()
-        inner.update(self.draws.to_bytes(8, "big"))
+        inner, outer = self._inner, self._outer
+        if inner is None or outer is None:
+            keyed, outer = _keyed(self._seed)
+            inner = keyed.copy()
+            inner.update(self._context + b"|")
+            self._inner, self._outer = inner, outer
+        block = inner.copy()
+        block.update(self.draws.to_bytes(8, "big"))
         self.draws += 1
-        outer = self._outer.copy()
-        outer.update(inner.digest())
-        return int.from_bytes(outer.digest()[:8], "big")
+        final = outer.copy()
+        final.update(block.digest())
+        return int.from_bytes(final.digest()[:8], "big")
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n)."""

@@ -8,8 +8,9 @@ the standard library: no rules code on this side, only the server's choices.
 
 What a client should do, shown here:
 - send an Idempotency-Key with every request that changes something (the new game, each command):
-  after a 503 (`store_unavailable`, `outcome_unknown`), a timeout or a dropped connection it sends
-  the same request with the same key again, and gets the first answer: nothing is lost or doubled;
+  after a 503 (`store_unavailable`, `outcome_unknown`, `not_replicated`), a timeout or a dropped
+  connection it sends the same request with the same key again, and gets the first answer: nothing
+  is lost or doubled;
 - follow the choices (GET /games/{id}/options, then ?after=<next>) down to a complete command;
 - wait for the other seats by asking again (or follow /games/{id}/stream).
 """
@@ -33,8 +34,16 @@ class Server:
     def __init__(self, url: str, patience_s: float = 120.0) -> None:
         self.url, self.patience_s, self.retries = url.rstrip("/"), patience_s, 0
 
-    def call(self, method: str, path: str, body: dict | None = None, *, token: str | None = None,
-             key: str | None = None, params: dict | None = None) -> dict:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: dict | None = None,
+        *,
+        token: str | None = None,
+        key: str | None = None,
+        params: dict | None = None,
+    ) -> dict:
         if params:
             path += "?" + urllib.parse.urlencode(params)
         headers = {"Content-Type": "application/json"} if body is not None else {}
@@ -52,7 +61,9 @@ class Server:
             except urllib.error.HTTPError as error:
                 problem = json.loads(error.read() or b"{}")
                 if error.code != 503 and error.code != 429:
-                    raise SystemExit(f"{method} {path}: {error.code} {problem.get('code')}: {problem.get('detail')}")
+                    raise SystemExit(
+                        f"{method} {path}: {error.code} {problem.get('code')}: {problem.get('detail')}"
+                    ) from None
                 wait = float(error.headers.get("Retry-After", "1"))
             except (urllib.error.URLError, TimeoutError, ConnectionError):
                 wait = 1.0  # the server is away or restarting: the same request, the same key, again
@@ -106,8 +117,12 @@ def play(server: Server, levels: list[str], auto: random.Random | None, poll_s: 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server (default: %(default)s)")
-    parser.add_argument("--ai", action="append", choices=("random", "greedy", "strong"),
-                        help="an AI opponent of this level (repeat for more; default: one greedy)")
+    parser.add_argument(
+        "--ai",
+        action="append",
+        choices=("random", "greedy", "strong"),
+        help="an AI opponent of this level (repeat for more; default: one greedy)",
+    )
     parser.add_argument("--auto", action="store_true", help="random choices play your seat")
     parser.add_argument("--seed", type=int, default=None, help="the random choices' seed (with --auto)")
     args = parser.parse_args(argv)
@@ -115,8 +130,16 @@ def main(argv: list[str] | None = None) -> int:
     detail = play(server, args.ai or ["greedy"], random.Random(args.seed) if args.auto else None)
     scores = detail["outcome"]["scores"]
     print(f"game over: scores {scores}, winners {detail['outcome']['winners']} (you are seat 0)")
-    print(json.dumps({"game": detail["game"], "scores": scores, "winners": detail["outcome"]["winners"],
-                      "retries": server.retries}))
+    print(
+        json.dumps(
+            {
+                "game": detail["game"],
+                "scores": scores,
+                "winners": detail["outcome"]["winners"],
+                "retries": server.retries,
+            }
+        )
+    )
     return 0
 
 

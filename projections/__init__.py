@@ -9,5 +9,14 @@ from .base import GameFold, Projection, fold_game, public_field, seat_field
 from .board import BoardProjection
 from .summary import SummaryModel, SummaryProjection, SummaryRules
 
-__all__ = ["BoardProjection", "GameFold", "Projection", "SummaryModel", "SummaryProjection", "SummaryRules",
-           "fold_game", "public_field", "seat_field"]
+__all__ = [
+    "BoardProjection",
+    "GameFold",
+    "Projection",
+    "SummaryModel",
+    "SummaryProjection",
+    "SummaryRules",
+    "fold_game",
+    "public_field",
+    "seat_field",
+]

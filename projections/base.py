@@ -1,9 +1,13 @@
-"""The projection protocol, and all projections of one game folded together, version by version."""
+"""The projection protocol, a game's read models as it registers them, and all projections of one
+game folded together, version by version."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
+
+from domain.kernel import is_platform
 
 
 class Projection(Protocol):
@@ -11,8 +15,15 @@ class Projection(Protocol):
 
     `version` is the projection's own schema version: changing it rebuilds its stored models."""
 
-    name: str
-    version: int
+    @property
+    def name(self) -> str:
+        """The read model's name (its key in Redis, `board`, `score`, `summary`)."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """The projection's own schema version."""
+        ...
 
     def initial(self) -> Any:
         """The model before the first event."""
@@ -26,9 +37,20 @@ class Projection(Protocol):
         """The seats that have a view of their own ([] when every viewer sees the same)."""
         ...
 
-    def view(self, model: Any, seat: int | None = None) -> dict:
-        """A JSON-ready view: the public one, or `seat`'s own."""
+    def view(self, model: Any, seat: int | None = None) -> Any:
+        """The view the API sends as it is (a msgspec Struct, or JSON-ready builtins): the public
+        one, or `seat`'s own."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReadModels:
+    """What a game package of `projections/` exports to be registered (`projections.registry`): its
+    read models, and the type of its score view on the wire (named after the game)."""
+
+    kind: str  # the game's kind, as its domain package registers it
+    projections: tuple[Projection, ...]  # bump a projection's `version` when its views change: models rebuild
+    score: type  # the score projection's view (a msgspec Struct)
 
 
 def public_field() -> str:
@@ -50,23 +72,25 @@ class GameFold:
         self.version = 0
 
     def apply(self, version: int, event: Any) -> None:
-        """Fold event number `version`; refuses a gap or an event applied twice."""
+        """Fold event number `version` (a platform event changes no model, only the version);
+        refuses a gap or an event applied twice."""
         if version != self.version + 1:
             raise ValueError(f"event {version} cannot follow version {self.version}")
-        self.models = [p.apply(m, version, event) for p, m in zip(self.projections, self.models)]
+        if not is_platform(event):
+            self.models = [p.apply(m, version, event) for p, m in zip(self.projections, self.models)]
         self.version = version
 
     def apply_all(self, events: Iterable[tuple[int, Any]]) -> None:
         for version, event in events:
             self.apply(version, event)
 
-    def view(self, name: str, seat: int | None = None) -> dict:
+    def view(self, name: str, seat: int | None = None) -> Any:
         for p, m in zip(self.projections, self.models):
             if p.name == name:
                 return p.view(m, seat)
         raise KeyError(name)
 
-    def views(self, names: Iterable[str] | None = None) -> dict[str, dict[str, dict]]:
+    def views(self, names: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
         """name -> {"public": view, "seat:N": view, …} for the projections named (all by default)."""
         wanted = None if names is None else set(names)
         out = {}

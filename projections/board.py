@@ -26,9 +26,9 @@ class BoardProjection:
         return self.decider.evolve(model, event)
 
     def seats(self, model: Any) -> list[int]:
-        return [] if model is None else list(range(len(model.seats)))
+        return [] if model is None else list(range(model.players))  # every game's state counts its players
 
-    def view(self, model: Any, seat: int | None = None) -> dict:
+    def view(self, model: Any, seat: int | None = None) -> Any:
         if model is None:
             return {}
         if seat is None:

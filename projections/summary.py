@@ -15,12 +15,12 @@ import msgspec
 
 class SummaryModel(msgspec.Struct, kw_only=True):
     version: int = 0
-    options: dict = msgspec.field(default_factory=dict)
-    details: dict = msgspec.field(default_factory=dict)  # the game's own facts, shown beside players
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    details: dict[str, Any] = msgspec.field(default_factory=dict)  # the game's own facts, shown beside players
     status: str = "setup"  # setup until the first turn is awaited, then playing, then finished
     scores: list[int] = msgspec.field(default_factory=list)
     winners: list[int] = msgspec.field(default_factory=list)
-    awaiting: dict | None = None
+    awaiting: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class SummaryRules:
     """A game's part of the summary: its details before the first event, and for each of its event
     types a function that updates the model (an event type without one changes nothing)."""
 
-    details: Callable[[], dict]
+    details: Callable[[], dict[str, Any]]
     handlers: Mapping[type, Callable[[SummaryModel, Any], None]] = field(default_factory=dict)
 
 
@@ -52,8 +52,15 @@ class SummaryProjection:
     def seats(self, model: SummaryModel) -> list[int]:
         return []
 
-    def view(self, model: SummaryModel, seat: int | None = None) -> dict:
-        return {"kind": self.kind, "version": model.version, "options": dict(model.options),
-                "players": len(model.scores), **model.details,
-                "status": model.status, "scores": list(model.scores), "winners": list(model.winners),
-                "awaiting": None if model.awaiting is None else dict(model.awaiting)}
+    def view(self, model: SummaryModel, seat: int | None = None) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "version": model.version,
+            "options": dict(model.options),
+            "players": len(model.scores),
+            **model.details,
+            "status": model.status,
+            "scores": list(model.scores),
+            "winners": list(model.winners),
+            "awaiting": None if model.awaiting is None else dict(model.awaiting),
+        }

@@ -11,7 +11,8 @@ pyproject.toml's [tool.importlinter], checked by tests/test_layout.py):
   `read` the projector and the read models it keeps in Redis
 - `write`  the write path: commands in, events out (one `submit` for people and AI)
 - `store`  Redis: the event store (streams, Lua append), the codec, the embedded Redis
-- `config`, `tuning`  settings from the environment; process tuning for playouts
+- `config`, `tuning`, `errors`  settings from the environment; process tuning for playouts; what
+  the service refuses, by stable code (no HTTP status below `http`)
 
 A game reaches the shell only through the registry `domain.games`: no module here names a game.
 """

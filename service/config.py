@@ -1,12 +1,13 @@
 """Settings: ONE table (`SETTINGS`) of every setting the processes read, each with its environment
 variable, default and meaning. The environment is read through it, and the command line makes a
-flag of each (`pantheon <role> --help`); a flag given wins over the environment."""
+flag of each (`pantheon <role> --help`); a flag given wins over the environment. The only module
+that reads the environment: a process builds its `Settings` once at start and passes them on."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -19,8 +20,28 @@ def _optional(text: str) -> str | None:
 
 
 def _replicas(text: str) -> int | None:
-    """`auto` (None: one replica whenever there is one) or a number of replicas."""
-    return None if text.strip() == "auto" else max(0, int(text))
+    """A number of replicas, or unset (None: by the deployment, 1 on a Redis Cluster, 0 on a single Redis)."""
+    text = text.strip()
+    if text == "auto":  # it waited for the replicas a master happened to have: none after a failover
+        raise ValueError(
+            "`auto` is no longer a value: the replicas an acknowledgement needs are the deployment's "
+            "promise, not the number connected now. Leave it unset (1 on a Redis Cluster, 0 on a "
+            "single Redis) or give a number, e.g. 1 for a single Redis with a replica"
+        )
+    if text and int(text) < 0:
+        raise ValueError("a number of replicas cannot be negative")
+    return int(text) if text else None
+
+
+def _redis_url(text: str) -> str | None:
+    """A redis:// (or rediss://, unix://) URL; a Sentinel URL is refused with the reason."""
+    if text.split("://", 1)[0].lower() in ("redis+sentinel", "rediss+sentinel", "sentinel"):
+        raise ValueError(
+            "Redis Sentinel is not supported: the roles would not follow a failover to the new "
+            "master, nor wait for its replicas. Use a Redis Cluster (REDIS_URL at any node) or a "
+            "single Redis"
+        )
+    return text or None
 
 
 def _at_least_one(text: str) -> int:
@@ -60,81 +81,234 @@ HTTP = frozenset({"serve", "api"})
 AI = frozenset({"serve", "api", "worker"})
 
 
-def _setting(name: str, env: str, default: str | Callable[[], str], parse: Callable[[str], Any], help: str,
-             roles: frozenset[str], **more: Any) -> Setting:
+def _setting(
+    name: str,
+    env: str,
+    default: str | Callable[[], str],
+    parse: Callable[[str], Any],
+    help: str,
+    roles: frozenset[str],
+    **more: Any,
+) -> Setting:
     return Setting(name, env, default, parse, help, roles, **more)
 
 
 SETTINGS: tuple[Setting, ...] = (
-    _setting("redis_url", "REDIS_URL", "", _optional, "the Redis to use, e.g. redis://127.0.0.1:6379/0, or any "
-             "node of a Redis Cluster (found out by itself) (`serve` without it: an embedded Redis)", SERVER),
-    _setting("queue_url", "PANTHEON_QUEUE_URL", "", _optional, "the plain Redis of the AI turns' queue (RQ), "
-             "e.g. redis://127.0.0.1:6380/0; unset: REDIS_URL, unless that is a Redis Cluster (RQ cannot use one: "
-             "then this is required)", frozenset({"serve", "api", "worker", "alive"})),
-    _setting("data_dir", "PANTHEON_DATA_DIR", "data", str, "where the embedded Redis keeps its data", frozenset({"serve"})),
+    _setting(
+        "redis_url",
+        "REDIS_URL",
+        "",
+        _redis_url,
+        "the Redis to use, e.g. redis://127.0.0.1:6379/0, or any "
+        "node of a Redis Cluster (found out by itself) (`serve` without it: an embedded Redis)",
+        SERVER,
+    ),
+    _setting(
+        "queue_url",
+        "PANTHEON_QUEUE_URL",
+        "",
+        _redis_url,
+        "the plain Redis of the AI turns' queue (RQ), "
+        "e.g. redis://127.0.0.1:6380/0; unset: REDIS_URL, unless that is a Redis Cluster (RQ cannot use one: "
+        "then this is required)",
+        frozenset({"serve", "api", "worker", "alive"}),
+    ),
+    _setting(
+        "data_dir", "PANTHEON_DATA_DIR", "data", str, "where the embedded Redis keeps its data", frozenset({"serve"})
+    ),
     _setting("prefix", "PANTHEON_PREFIX", "pantheon", str, "the prefix of every Redis key", SERVER),
-    _setting("partitions", "PANTHEON_FEED_PARTITIONS", "16", int, "the number of feed partitions (the same for every "
-             "process of a deployment)", SERVER),
-    _setting("redis_timeout_s", "PANTHEON_REDIS_TIMEOUT_S", "5", float, "seconds a Redis command (or a wait for a "
-             "pooled connection) may take before the request fails (503)", SERVER),
-    _setting("redis_detect_s", "PANTHEON_REDIS_DETECT_S", "60", float, "seconds a role starting while REDIS_URL "
-             "does not answer keeps asking it whether it is a Redis Cluster (then it stops; the API starts, not "
-             "ready, and asks on)", SERVER),
-    _setting("wait_replicas", "PANTHEON_WAIT_REPLICAS", "auto", _replicas, "replicas that must confirm an "
-             "append before it is acknowledged (Redis WAIT); `auto`: one whenever the master has one", SERVER),
-    _setting("wait_timeout_ms", "PANTHEON_WAIT_TIMEOUT_MS", "1000", int, "milliseconds an append waits for its "
-             "replicas; unconfirmed by then: 503 `outcome_unknown`", SERVER),
-    _setting("redis_pool", "PANTHEON_REDIS_POOL", "64", int, "the most Redis connections an API process's requests "
-             "share", HTTP),
+    _setting(
+        "partitions",
+        "PANTHEON_FEED_PARTITIONS",
+        "16",
+        int,
+        "the number of feed partitions (the same for every process of a deployment)",
+        SERVER,
+    ),
+    _setting(
+        "redis_timeout_s",
+        "PANTHEON_REDIS_TIMEOUT_S",
+        "5",
+        float,
+        "seconds a Redis command (or a wait for a pooled connection) may take before the request fails (503)",
+        SERVER,
+    ),
+    _setting(
+        "redis_detect_s",
+        "PANTHEON_REDIS_DETECT_S",
+        "60",
+        float,
+        "seconds a role starting while REDIS_URL "
+        "does not answer keeps asking it whether it is a Redis Cluster (then it stops; the API starts, not "
+        "ready, and asks on)",
+        SERVER,
+    ),
+    _setting(
+        "wait_replicas",
+        "PANTHEON_WAIT_REPLICAS",
+        "",
+        _replicas,
+        "replicas that must confirm a write (or "
+        "the stored outcome a retry is answered from) before it is acknowledged (Redis WAIT); unset: 1 on a "
+        "Redis Cluster, 0 on a single Redis (set 1 when it has a replica); fewer: 503 `not_replicated`",
+        SERVER,
+    ),
+    _setting(
+        "wait_timeout_ms",
+        "PANTHEON_WAIT_TIMEOUT_MS",
+        "1000",
+        int,
+        "milliseconds a write waits for its replicas; unconfirmed by then: 503 `not_replicated`",
+        SERVER,
+    ),
+    _setting(
+        "redis_pool",
+        "PANTHEON_REDIS_POOL",
+        "64",
+        int,
+        "the most Redis connections an API process's requests share",
+        HTTP,
+    ),
     _setting("host", "PANTHEON_HOST", "127.0.0.1", str, "the address the API listens on", HTTP),
     _setting("port", "PANTHEON_PORT", "8000", int, "the port the API listens on", HTTP),
-    _setting("cors_origins", "PANTHEON_CORS_ORIGINS", "", _list, "browser origins allowed to call the API from "
-             "elsewhere, comma-separated (none by default)", HTTP),
-    _setting("idempotency_ttl_s", "PANTHEON_IDEMPOTENCY_TTL_S", "86400", int, "seconds an Idempotency-Key is "
-             "remembered (a retry after that is decided afresh)", HTTP),
-    _setting("secret", "PANTHEON_SECRET", "", _optional, "the HMAC key (at least 32 characters) that derives the "
-             "secrets answered for an Idempotency-Key; unset: one made once and kept in Redis. Environment only: a "
-             "flag would show it in the process list", HTTP, flag=False),
-    _setting("header_timeout_s", "PANTHEON_HEADER_TIMEOUT_S", "10", float, "seconds a request's head (and body) has "
-             "to arrive (else 408)", HTTP),
-    _setting("keep_alive_s", "PANTHEON_KEEP_ALIVE_S", "5", float, "seconds an idle kept-alive connection stays open",
-             HTTP),
-    _setting("max_header_bytes", "PANTHEON_MAX_HEADER_BYTES", "16384", int, "the largest request head (else 431)",
-             HTTP),
-    _setting("max_connections", "PANTHEON_MAX_CONNECTIONS", "1000", int, "open connections beyond which a new one "
-             "is answered 503", HTTP),
-    _setting("limit_create", "PANTHEON_LIMIT_CREATE", "10/minute;100/hour", str, "games created (or forked) per "
-             "client address (rates in the `limits` notation, ';' between)", HTTP),
+    _setting(
+        "cors_origins",
+        "PANTHEON_CORS_ORIGINS",
+        "",
+        _list,
+        "browser origins allowed to call the API from elsewhere, comma-separated (none by default)",
+        HTTP,
+    ),
+    _setting(
+        "idempotency_ttl_s",
+        "PANTHEON_IDEMPOTENCY_TTL_S",
+        "86400",
+        int,
+        "seconds an Idempotency-Key is remembered (a retry after that is decided afresh)",
+        HTTP,
+    ),
+    _setting(
+        "secret",
+        "PANTHEON_SECRET",
+        "",
+        _optional,
+        "the HMAC key (at least 32 characters) that derives the "
+        "secrets answered for an Idempotency-Key; unset: one made once and kept in Redis. Environment only: a "
+        "flag would show it in the process list",
+        HTTP,
+        flag=False,
+    ),
+    _setting(
+        "header_timeout_s",
+        "PANTHEON_HEADER_TIMEOUT_S",
+        "10",
+        float,
+        "seconds a request's head (and body) has to arrive (else 408)",
+        HTTP,
+    ),
+    _setting(
+        "keep_alive_s", "PANTHEON_KEEP_ALIVE_S", "5", float, "seconds an idle kept-alive connection stays open", HTTP
+    ),
+    _setting(
+        "max_header_bytes", "PANTHEON_MAX_HEADER_BYTES", "16384", int, "the largest request head (else 431)", HTTP
+    ),
+    _setting(
+        "max_connections",
+        "PANTHEON_MAX_CONNECTIONS",
+        "1000",
+        int,
+        "open connections beyond which a new one is answered 503",
+        HTTP,
+    ),
+    _setting(
+        "limit_create",
+        "PANTHEON_LIMIT_CREATE",
+        "10/minute;100/hour",
+        str,
+        "games created (or forked) per client address (rates in the `limits` notation, ';' between)",
+        HTTP,
+    ),
     _setting("limit_commands", "PANTHEON_LIMIT_COMMANDS", "30/second;1800/minute", str, "commands per seat", HTTP),
-    _setting("limit_ai_games", "PANTHEON_LIMIT_AI_GAMES", "4", int, "running games with AI seats per client address",
-             HTTP),
+    _setting(
+        "limit_ai_games", "PANTHEON_LIMIT_AI_GAMES", "4", int, "running games with AI seats per client address", HTTP
+    ),
     _setting("limit_streams", "PANTHEON_LIMIT_STREAMS", "20", int, "open event streams per client address", HTTP),
-    _setting("trusted_proxies", "PANTHEON_TRUSTED_PROXIES", "", _list, "proxies whose X-Forwarded-For is believed "
-             "(addresses or networks, comma-separated)", HTTP),
-    _setting("ai_workers", "PANTHEON_AI_WORKERS", lambda: str(min(2, os.cpu_count() or 1)), _at_least_one,
-             "AI worker processes `serve` starts (each plays one AI turn at a time; default: min(2, CPUs))",
-             frozenset({"serve"})),
-    _setting("ai_sweep_s", "PANTHEON_AI_SWEEP_S", "2", float, "how often (seconds) the AI sweeper looks for due AI "
-             "turns that no job waits for or runs", frozenset({"serve", "worker"})),
-    _setting("archive_dir", "PANTHEON_ARCHIVE_DIR", "", str, "the directory of archived games (finished or "
-             "abandoned games moved out of Redis); every API process must read the same one (a shared volume); "
-             "unset: `archive` in PANTHEON_DATA_DIR", ARCHIVE),
-    _setting("archive_finished_s", "PANTHEON_ARCHIVE_FINISHED_S", "604800", int, "seconds a finished game stays in "
-             "Redis after its last event before the archiver moves it to the archive", frozenset({"serve", "archiver"})),
-    _setting("archive_abandoned_s", "PANTHEON_ARCHIVE_ABANDONED_S", "2419200", int, "seconds without an event "
-             "after which a game that has not ended (never started, or left) is archived too",
-             frozenset({"serve", "archiver"})),
-    _setting("archive_every_s", "PANTHEON_ARCHIVE_EVERY_S", "60", float, "how often (seconds) the archiver looks "
-             "for games to archive", frozenset({"serve", "archiver"})),
-    _setting("ai_lease_s", "PANTHEON_AI_LEASE_S", "30", float, "seconds a running AI job holds its turn's lease "
-             "(renewed while it runs); a turn without a live lease is enqueued again", AI),
+    _setting(
+        "trusted_proxies",
+        "PANTHEON_TRUSTED_PROXIES",
+        "",
+        _list,
+        "proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated)",
+        HTTP,
+    ),
+    _setting(
+        "ai_workers",
+        "PANTHEON_AI_WORKERS",
+        lambda: str(min(2, os.cpu_count() or 1)),
+        _at_least_one,
+        "AI worker processes `serve` starts (each plays one AI turn at a time; default: min(2, CPUs))",
+        frozenset({"serve"}),
+    ),
+    _setting(
+        "ai_sweep_s",
+        "PANTHEON_AI_SWEEP_S",
+        "2",
+        float,
+        "how often (seconds) the AI sweeper looks for due AI turns that no job waits for or runs",
+        frozenset({"serve", "worker"}),
+    ),
+    _setting(
+        "archive_dir",
+        "PANTHEON_ARCHIVE_DIR",
+        "",
+        str,
+        "the directory of archived games (finished or "
+        "abandoned games moved out of Redis); every API process must read the same one (a shared volume); "
+        "unset: `archive` in PANTHEON_DATA_DIR",
+        ARCHIVE,
+    ),
+    _setting(
+        "archive_finished_s",
+        "PANTHEON_ARCHIVE_FINISHED_S",
+        "300",
+        int,
+        "seconds a finished game stays in Redis after its last event before the archiver moves it to the archive",
+        frozenset({"serve", "archiver"}),
+    ),
+    _setting(
+        "archive_abandoned_s",
+        "PANTHEON_ARCHIVE_ABANDONED_S",
+        "2419200",
+        int,
+        "seconds without an event after which a game that has not ended (never started, or left) is archived too",
+        frozenset({"serve", "archiver"}),
+    ),
+    _setting(
+        "archive_every_s",
+        "PANTHEON_ARCHIVE_EVERY_S",
+        "60",
+        float,
+        "how often (seconds) the archiver looks for games to archive",
+        frozenset({"serve", "archiver"}),
+    ),
+    _setting(
+        "ai_lease_s",
+        "PANTHEON_AI_LEASE_S",
+        "30",
+        float,
+        "seconds a running AI job holds its turn's lease "
+        "(renewed while it runs); a turn without a live lease is enqueued again",
+        AI,
+    ),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
 
-def value(name: str) -> Any:
-    """A setting's value from the environment now (for the few read once, when their module is imported)."""
-    return BY_NAME[name].read()
+def default(name: str) -> Any:
+    """A setting's default value (the table's, not the environment's): for a parameter that callers
+    give from their `Settings`."""
+    setting = BY_NAME[name]
+    return setting.parse(setting.default_text())
 
 
 def _from_env(name: str) -> Any:
@@ -152,9 +326,15 @@ class QuotaSettings:
     trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed (addresses or networks)
 
     @classmethod
-    def from_env(cls) -> QuotaSettings:
-        return cls(create=value("limit_create"), commands=value("limit_commands"), ai_games=value("limit_ai_games"),
-                   streams=value("limit_streams"), trusted_proxies=value("trusted_proxies"))
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> QuotaSettings:
+        """The quotas from `environ` (`os.environ` by default)."""
+        return cls(
+            create=BY_NAME["limit_create"].read(environ),
+            commands=BY_NAME["limit_commands"].read(environ),
+            ai_games=BY_NAME["limit_ai_games"].read(environ),
+            streams=BY_NAME["limit_streams"].read(environ),
+            trusted_proxies=BY_NAME["trusted_proxies"].read(environ),
+        )
 
 
 @dataclass(frozen=True)
@@ -172,9 +352,9 @@ class Settings:
     ai_sweep_s: float = _from_env("ai_sweep_s")
     max_body_bytes: int = 64 * 1024
     cors_origins: tuple[str, ...] = _from_env("cors_origins")
-    quotas: QuotaSettings = field(default_factory=QuotaSettings.from_env)
+    quotas: QuotaSettings = field(default_factory=QuotaSettings.from_environ)
     idempotency_ttl_s: int = _from_env("idempotency_ttl_s")
-    secret: str | None = field(default_factory=lambda: value("secret"), repr=False)
+    secret: str | None = field(default_factory=lambda: BY_NAME["secret"].read(), repr=False)
     # slow and idle clients (service/http/server.py)
     header_timeout_s: float = _from_env("header_timeout_s")
     keep_alive_s: float = _from_env("keep_alive_s")
@@ -182,10 +362,22 @@ class Settings:
     max_connections: int = _from_env("max_connections")
     redis_timeout_s: float = _from_env("redis_timeout_s")
     redis_pool: int = _from_env("redis_pool")
+    redis_detect_s: float = _from_env("redis_detect_s")
+    # acknowledgements (service/store/replication.py)
+    wait_replicas: int | None = _from_env("wait_replicas")
+    wait_timeout_ms: int = _from_env("wait_timeout_ms")
+    ai_lease_s: float = _from_env("ai_lease_s")
     archive_dir: str = _from_env("archive_dir")
     archive_finished_s: int = _from_env("archive_finished_s")
     archive_abandoned_s: int = _from_env("archive_abandoned_s")
     archive_every_s: float = _from_env("archive_every_s")
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str]) -> Settings:
+        """Every setting from `environ` (the environment with the command line's flags over it): the
+        one read of the settings at a process's start, handed from there to what needs them."""
+        read = {f.name: BY_NAME[f.name].read(environ) for f in fields(cls) if f.name in BY_NAME}
+        return cls(**read, quotas=QuotaSettings.from_environ(environ))
 
     @property
     def archive_path(self) -> str:

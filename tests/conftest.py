@@ -39,3 +39,9 @@ def prefix(redis_url):
             if name.encode() in queue:
                 client.srem("rq:queues", queue)
         client.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked `long` first: scripts/test hands pytest-xdist's workers one test at a time
+    (--maxschedchunk=1), so the longest start at once and the short ones fill in around them."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: otherwise as collected

@@ -3,17 +3,37 @@ rules, decide, evolve, options, choices and views in that order."""
 
 from __future__ import annotations
 
+from domain.forks import forkable
 from domain.kernel import Awaiting, Decider
+from domain.plugin import Game
 
+from . import decide as _decide
+from . import evolve as _evolve
+from . import views as _views
+from .board import load_board
 from .bots import PANTHEON_BOTS
 from .choices import choices
 from .commands import Command, Options
-from .decide import apply
+from .components import EDITIONS
+from .contract import CONTRACT
 from .events import Event
+from .invariants import check_invariants
 from .options import legal_options
-from .redeal import AnyCommand, AnyEvent, decide, evolve, evolve_all, redact, redeal_command
+from .random_play import random_command, random_options
+from .redeal import FORKS, AnyCommand, AnyEvent
 from .state import State
-from .views import public_view, seat_view
+from .svg import render_svg
+from .views import outcome, public_view, seat_view
+
+# decide, evolve, apply and redact, taking the platform's forks of running games too
+RULES = forkable(
+    FORKS,
+    decide=_decide.decide,
+    evolve=_evolve.evolve,
+    evolve_all=_evolve.evolve_all,
+    apply=_decide.apply,
+    redact=_views.redact,
+)
 
 
 def initial_state() -> State | None:
@@ -32,19 +52,45 @@ def is_terminal(state: State | None) -> bool:
     return state is not None and state.finished
 
 
-def outcome(state: State) -> dict | None:
-    if not is_terminal(state):
-        return None
-    return {"winners": list(state.winners), "scores": [seat.score for seat in state.seats],
-            "half_gods": [len(seat.half_gods) for seat in state.seats]}
-
-
 PANTHEON = Decider(
-    kind="pantheon", initial_state=initial_state, decide=decide, evolve=evolve, awaited=awaited,
-    legal_options=legal_options, public_view=public_view, seat_view=seat_view, redact=redact,
-    is_terminal=is_terminal, outcome=outcome, command_type=AnyCommand, event_type=AnyEvent,
-    apply=apply, evolve_all=evolve_all, bots=PANTHEON_BOTS, fork_command=redeal_command, choices=choices,
+    kind="pantheon",
+    initial_state=initial_state,
+    decide=RULES.decide,
+    evolve=RULES.evolve,
+    awaited=awaited,
+    legal_options=legal_options,
+    public_view=public_view,
+    seat_view=seat_view,
+    redact=RULES.redact,
+    is_terminal=is_terminal,
+    outcome=outcome,
+    command_type=AnyCommand,
+    event_type=AnyEvent,
+    apply=RULES.apply,
+    evolve_all=RULES.evolve_all,
+    bots=PANTHEON_BOTS,
+    fork_command=RULES.fork_command,
+    choices=choices,
     scores=lambda state, revealed: [seat.score for seat in state.seats],  # scores are public
 )
 
-__all__ = ["PANTHEON", "Command", "Event", "Options", "State"]
+
+def render_board(edition: str) -> str:
+    """An edition's empty map as SVG."""
+    return render_svg(load_board(edition))
+
+
+# What the registry (domain.games) hosts.
+GAME = Game(
+    decider=PANTHEON,
+    engine="pantheon-engine/1",
+    players=(2, 3, 4),
+    random_options=random_options,
+    random_command=random_command,
+    invariants=check_invariants,
+    render_board=render_board,
+    editions=EDITIONS,
+    contract=CONTRACT,
+)
+
+__all__ = ["GAME", "PANTHEON", "Command", "Event", "Options", "State"]

@@ -8,9 +8,17 @@ import json
 import re
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 NATIONS: tuple[str, ...] = (
-    "gallia", "germania", "graecia", "aegyptus", "persia", "iberia", "roma", "cartago",
+    "gallia",
+    "germania",
+    "graecia",
+    "aegyptus",
+    "persia",
+    "iberia",
+    "roma",
+    "cartago",
 )
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 MIN_HEXES, MAX_HEXES = 150, 220
@@ -88,21 +96,33 @@ def build_board(edition: str, hexes: tuple[Hex, ...]) -> Board:
     )
 
 
-def _parse_hex(index: int, raw: dict) -> Hex:
+def _parse_hex(index: int, raw: dict[str, Any]) -> Hex:
     """One hex from its JSON object; raises ValueError on malformed data."""
     allowed = {"q", "r", "water", "start", "loot", "mark", "column"}
     if not isinstance(raw, dict) or not {"q", "r", "water"} <= raw.keys() <= allowed:
         raise ValueError(f"hex {index}: bad keys in {raw!r}")
     if not all(type(raw[k]) is int for k in ("q", "r")) or type(raw["water"]) is not bool:
         raise ValueError(f"hex {index}: q, r must be integers and water a boolean")
-    for key, ok in (("start", raw.get("start") in NATIONS), ("loot", raw.get("loot") in NATIONS),
-                    ("mark", raw.get("mark") in (None, 3, 4)), ("column", raw.get("column") is True)):
+    for key, ok in (
+        ("start", raw.get("start") in NATIONS),
+        ("loot", raw.get("loot") in NATIONS),
+        ("mark", raw.get("mark") in (None, 3, 4)),
+        ("column", raw.get("column") is True),
+    ):
         if key in raw and not ok:
             raise ValueError(f"hex {index}: bad {key} {raw[key]!r}")
     if "mark" in raw and "loot" not in raw or "loot" in raw and "mark" not in raw:
         raise ValueError(f"hex {index}: loot and mark go together")
-    return Hex(index, raw["q"], raw["r"], raw["water"], raw.get("start"), raw.get("loot"),
-               raw.get("mark"), raw.get("column", False))
+    return Hex(
+        index,
+        raw["q"],
+        raw["r"],
+        raw["water"],
+        raw.get("start"),
+        raw.get("loot"),
+        raw.get("mark"),
+        raw.get("column", False),
+    )
 
 
 def load_board(edition: str = "house-1") -> Board:
@@ -158,15 +178,15 @@ def _check_shape(board: Board) -> list[str]:
 def _check_starts(board: Board) -> list[str]:
     errors = []
     starts = [h for h in board.hexes if h.start is not None]
-    if sorted(h.start for h in starts) != sorted(NATIONS):
-        errors.append(f"start hexes {sorted(h.start for h in starts)} are not one per nation")
+    named = sorted(h.start for h in board.hexes if h.start is not None)
+    if named != sorted(NATIONS):
+        errors.append(f"start hexes {named} are not one per nation")
     errors += [f"start hex of {h.start} is water" for h in starts if h.water]
     for a, b in itertools.combinations(starts, 2):
         if hex_distance(a, b) < 4:
             errors.append(f"start hexes of {a.start} and {b.start} are closer than 4")
     for h in starts:
-        plain = [n for n in board.neighbors[h.index]
-                 if not board.hexes[n].column and board.hexes[n].start is None]
+        plain = [n for n in board.neighbors[h.index] if not board.hexes[n].column and board.hexes[n].start is None]
         if len(plain) < 4:
             errors.append(f"start hex of {h.start} has only {len(plain)} plain neighbours")
     return errors

@@ -21,11 +21,12 @@ class Context:
     __slots__ = ("s", "rng", "events")
 
     def __init__(self, state: State | None, rng: Rng, *, in_place: bool = False) -> None:
-        self.s = clone(state) if state is not None and not in_place else state
+        # None only while a game is created: its first event makes the state (see `emit`)
+        self.s: State = clone(state) if state is not None and not in_place else state  # type: ignore[assignment]
         self.rng = rng
-        self.events: list = []
+        self.events: list[ev.Event] = []
 
-    def emit(self, event) -> None:
+    def emit(self, event: ev.Event) -> None:
         self.events.append(event)
         if self.s is None:
             self.s = evolve(None, event)
@@ -89,7 +90,7 @@ def refill_display(ctx: Context) -> None:
         ctx.emit(ev.DisplayRefilled(slot=slot, card=CARDS[i]))
 
 
-def draw_god(ctx: Context, reveal: Callable[[str], object], in_use: str = "") -> str | None:
+def draw_god(ctx: Context, reveal: Callable[[str], ev.Event], in_use: str = "") -> str | None:
     """Draw the top gods tile (a uniform pick), rebuilding the stack from the box if empty;
     `in_use` (an immediate tile whose benefit this draw is) stays out of the new stack."""
     s = ctx.s

@@ -12,16 +12,17 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import Any
 
 from domain.choices import Entry, Menu, branch, leaf
 
 from . import commands as cmd
 from .labels import hex_phrase, money_phrase, plural
 from .rules import Planner, components_of, coords_of, count_gods, movement_steps, stonkus_money
-from .state import State
-from .vocabulary import CARD_INDEX, MAX_LEVEL, MONEY_CARDS, MONEY_VALUE, MOVEMENT, SACRIFICES
+from .state import SeatState, State
+from .vocabulary import CARD_INDEX, MAX_LEVEL, MONEY_CARDS, MONEY_VALUE, MOVEMENT, SACRIFICES, Piece
 
-PIECES = ("foot", "column")
+PIECES: tuple[Piece, ...] = ("foot", "column")
 
 
 def placement_key(piece: int, hex: tuple[int, int], jump: bool = False) -> str:
@@ -30,6 +31,7 @@ def placement_key(piece: int, hex: tuple[int, int], jump: bool = False) -> str:
 
 
 # --- movement -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class _Moving:
@@ -51,14 +53,25 @@ def movement_menu(state: State, seat: int, *, big_foot: bool, first: Sequence[En
         if steps:
             label = f"Play {plural(cards, 'movement card') if cards else 'no movement card'}: {plural(steps, 'step')}"
             moving = _Moving(state, seat, cards, steps, Planner(state, seat, jumps=count_gods(me, "gaiviles")))
-            entries.append(branch(f"cards:{cards}", label + _steps_detail(me, cards, big_foot),
-                                  partial(_placements, moving), cards=cards, steps=steps))
+            entries.append(
+                branch(
+                    f"cards:{cards}",
+                    label + _steps_detail(me, cards, big_foot),
+                    partial(_placements, moving),
+                    cards=cards,
+                    steps=steps,
+                )
+            )
     return Menu("How many movement cards do you play? (Unused steps are lost.)", entries)
 
 
-def _steps_detail(me, cards: int, big_foot: bool) -> str:
-    parts = [("big foot", 1 if big_foot else 0), ("cards", 2 * cards),
-             ("Vinthrad", count_gods(me, "vinthrad")), ("Steps tiles", me.steps)]
+def _steps_detail(me: SeatState, cards: int, big_foot: bool) -> str:
+    parts = [
+        ("big foot", 1 if big_foot else 0),
+        ("cards", 2 * cards),
+        ("Vinthrad", count_gods(me, "vinthrad")),
+        ("Steps tiles", me.steps),
+    ]
     shown = [f"{name} {n}" for name, n in parts if n]
     return f" ({' + '.join(shown)})" if len(shown) > 1 else ""
 
@@ -69,9 +82,17 @@ def _placements(m: _Moving) -> Menu:
     for piece, index, cost, jump in m.planner.targets(every_jump=True):
         if cost <= left:
             hex = coords_of(m.planner.board, index)
-            entries.append(branch(placement_key(piece, hex, jump), _place_label(m, piece, index, cost, jump),
-                                  partial(_placed, m, piece, index, cost, jump),
-                                  piece=PIECES[piece], hex=list(hex), cost=cost, jump=jump))
+            entries.append(
+                branch(
+                    placement_key(piece, hex, jump),
+                    _place_label(m, piece, index, cost, jump),
+                    partial(_placed, m, piece, index, cost, jump),
+                    piece=PIECES[piece],
+                    hex=list(hex),
+                    cost=cost,
+                    jump=jump,
+                )
+            )
     move = cmd.Move(seat=m.seat, cards=m.cards, placements=list(m.placed))
     entries.append(leaf("done", _done_label(m), move, done=True, placements=len(m.placed)))
     return Menu(f"Place a piece ({left} of {plural(m.steps, 'step')} left), or stop here.", entries)
@@ -79,7 +100,9 @@ def _placements(m: _Moving) -> Menu:
 
 def _place_label(m: _Moving, piece: int, index: int, cost: int, jump: bool) -> str:
     verb = "Foot jumps to" if jump else f"{PIECES[piece].capitalize()} on"
-    wasted = " (uses a Gaiviles jump, though the hex is next to your route)" if jump and index in m.planner.frontier else ""
+    wasted = (
+        " (uses a Gaiviles jump, though the hex is next to your route)" if jump and index in m.planner.frontier else ""
+    )
     return f"{verb} {hex_phrase(m.state, index, m.seat)}: {plural(cost, 'step')}{wasted}"
 
 
@@ -101,17 +124,18 @@ def _done_label(m: _Moving) -> str:
 
 # --- buying and spending ----------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class _Buying:
     state: State
     seat: int
     budget: int
-    make: Callable[[list], object]  # the command of a purchase list
+    make: Callable[[list[cmd.Purchase]], cmd.Command]  # the command of a purchase list
     placing: bool
     planner: Planner
     levels: tuple[int, ...]
     general: tuple[int, int]
-    purchases: tuple = ()
+    purchases: tuple[cmd.Purchase, ...] = ()
     spent: int = 0
 
 
@@ -131,12 +155,13 @@ def buy_menu(state: State, seat: int) -> Menu:
         make = partial(_buy_command, seat, played)
         label = f"Play {money_phrase(played)}" if played else "Play no money card"
         label += f" + {stonkus} from Stonkus = {budget} money" if stonkus else ""
-        entries.append(branch(key, label, partial(_first_purchases, state, seat, budget, make, True),
-                              money=played, budget=budget))
+        entries.append(
+            branch(key, label, partial(_first_purchases, state, seat, budget, make, True), money=played, budget=budget)
+        )
     return Menu("Which money cards do you play? (No change is given.)", entries)
 
 
-def _buy_command(seat: int, money: dict, purchases: list) -> cmd.Buy:
+def _buy_command(seat: int, money: dict[str, int], purchases: list[cmd.Purchase]) -> cmd.Buy:
     return cmd.Buy(seat=seat, money=dict(money), purchases=purchases)
 
 
@@ -147,14 +172,26 @@ def spend_menu(state: State, seat: int, budget: int, *, last: Sequence[Entry]) -
     return Menu(menu.prompt, menu.entries + list(last))
 
 
-def _spend_command(seat: int, purchases: list) -> cmd.Spend:
+def _spend_command(seat: int, purchases: list[cmd.Purchase]) -> cmd.Spend:
     return cmd.Spend(seat=seat, purchases=purchases)
 
 
-def _first_purchases(state: State, seat: int, budget: int, make, placing: bool) -> Menu:
+def _first_purchases(
+    state: State, seat: int, budget: int, make: Callable[[list[cmd.Purchase]], cmd.Command], placing: bool
+) -> Menu:
     me = state.seats[seat]
-    return _purchases(_Buying(state, seat, budget, make, placing, Planner(state, seat), tuple(me.sacrifice),
-                              (me.general_feet, me.general_columns)))
+    return _purchases(
+        _Buying(
+            state,
+            seat,
+            budget,
+            make,
+            placing,
+            Planner(state, seat),
+            tuple(me.sacrifice),
+            (me.general_feet, me.general_columns),
+        )
+    )
 
 
 def _purchases(b: _Buying) -> Menu:
@@ -174,10 +211,16 @@ def _tile_entries(b: _Buying, left: int) -> list[Entry]:
         for level in range(have + 1, MAX_LEVEL + 1):
             cost = comps.price(level) - comps.price(have)
             if cost <= left:
-                what = f"Raise your {kind.capitalize()} tile from level {have} to {level}" if have else f"Buy a level-{level} {kind.capitalize()} tile"
+                what = (
+                    f"Raise your {kind.capitalize()} tile from level {have} to {level}"
+                    if have
+                    else f"Buy a level-{level} {kind.capitalize()} tile"
+                )
                 levels = tuple(level if k == i else v for k, v in enumerate(b.levels))
                 after = _bought(b, cmd.SacrificeTile(kind=kind, level=level), cost, levels=levels)
-                entries.append(branch(f"tile:{kind}:{level}", f"{what}: {cost} money", after, kind=kind, level=level, cost=cost))
+                entries.append(
+                    branch(f"tile:{kind}:{level}", f"{what}: {cost} money", after, kind=kind, level=level, cost=cost)
+                )
     return entries
 
 
@@ -187,9 +230,16 @@ def _reserve_entries(b: _Buying, left: int) -> list[Entry]:
         for count in range(1, min(left, b.general[piece]) + 1):
             general = tuple(g - count if k == piece else g for k, g in enumerate(b.general))
             after = _bought(b, cmd.Reserve(piece=name, count=count), count, general=general, reserve=(piece, count))
-            entries.append(branch(f"reserve:{name}:{count}",
-                                  f"Take {plural(count, name)} from the general reserve into yours: {count} money",
-                                  after, piece=name, count=count, cost=count))
+            entries.append(
+                branch(
+                    f"reserve:{name}:{count}",
+                    f"Take {plural(count, name)} from the general reserve into yours: {count} money",
+                    after,
+                    piece=name,
+                    count=count,
+                    cost=count,
+                )
+            )
     return entries
 
 
@@ -200,20 +250,34 @@ def _place_entries(b: _Buying, left: int) -> list[Entry]:
             hex = coords_of(b.planner.board, index)
             after = _bought(b, cmd.PlacePiece(piece=PIECES[piece], hex=hex), cost, place=(piece, index))
             label = f"Place a {PIECES[piece]} on {hex_phrase(b.state, index, b.seat)}: {cost} money"
-            entries.append(branch(placement_key(piece, hex), label, after, piece=PIECES[piece], hex=list(hex), cost=cost))
+            entries.append(
+                branch(placement_key(piece, hex), label, after, piece=PIECES[piece], hex=list(hex), cost=cost)
+            )
     return entries
 
 
-def _bought(b: _Buying, purchase, cost: int, *, reserve=None, place=None, **changes) -> Callable[[], Menu]:
+def _bought(
+    b: _Buying,
+    purchase: cmd.Purchase,
+    cost: int,
+    *,
+    reserve: tuple[int, int] | None = None,
+    place: tuple[int, int] | None = None,
+    **changes: Any,
+) -> Callable[[], Menu]:
     """The menu after this purchase (`changes`: new levels or general reserve), built only when
     followed; `reserve` (piece, count) and `place` (piece, hex index) change a copy of the planner."""
+
     def then() -> Menu:
         planner = b.planner if reserve is None and place is None else b.planner.copy()
         if reserve is not None:
             planner.reserve[reserve[0]] += reserve[1]
         if place is not None:
             planner.apply(*place)
-        return _purchases(replace(b, planner=planner, purchases=(*b.purchases, purchase), spent=b.spent + cost, **changes))
+        return _purchases(
+            replace(b, planner=planner, purchases=(*b.purchases, purchase), spent=b.spent + cost, **changes)
+        )
+
     return then
 
 
@@ -223,7 +287,7 @@ def _buy_done_label(b: _Buying) -> str:
     return f"Done: {'; '.join(_purchase_words(p) for p in b.purchases)} ({b.spent} of {b.budget} money spent)"
 
 
-def _purchase_words(p) -> str:
+def _purchase_words(p: cmd.Purchase) -> str:
     if isinstance(p, cmd.SacrificeTile):
         return f"{p.kind.capitalize()} tile level {p.level}"
     if isinstance(p, cmd.Reserve):

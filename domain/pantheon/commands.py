@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from .vocabulary import Piece
+from .vocabulary import GalliaPick, Piece, Sacrifice
 
 Hex = tuple[int, int]  # axial (q, r)
 
@@ -20,8 +20,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     edition: Literal["house-1"] = "house-1"
 
 
-class _Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
-               tag_field="type"):
+class _Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
     pass
 
 
@@ -50,24 +49,23 @@ class Move(_SeatCommand, frozen=True, kw_only=True, tag="move"):
     placements: list[Place] = []
 
 
-class SacrificeTile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
-                    tag_field="type", tag="sacrifice_tile"):
+class SacrificeTile(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="sacrifice_tile"
+):
     """Buy a sacrifice tile at `level`, or upgrade an owned one to it (pay the difference)."""
 
-    kind: Literal["priest", "dancer", "temple", "offering"]
+    kind: Sacrifice
     level: int
 
 
-class Reserve(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
-              tag_field="type", tag="reserve"):
+class Reserve(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="reserve"):
     """Buy pieces from the general reserve into the personal reserve, 1 money each."""
 
     piece: Piece
     count: int = 1
 
 
-class PlacePiece(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
-                 tag_field="type", tag="place"):
+class PlacePiece(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="place"):
     """Place a piece from the personal reserve: 1 money, 2 on a hex with another seat's piece."""
 
     piece: Piece
@@ -112,7 +110,7 @@ class UseTraitera(_SeatCommand, frozen=True, kw_only=True, tag="use_traitera"):
 class GalliaChoice(_SeatCommand, frozen=True, kw_only=True, tag="gallia_choice"):
     """Gallia: draw 2 cards, or reveal the top gods tile to try to gain it."""
 
-    choice: Literal["draw", "reveal"]
+    choice: GalliaPick
 
 
 class Discard(_SeatCommand, frozen=True, kw_only=True, tag="discard"):
@@ -131,7 +129,7 @@ class Exchange(_SeatCommand, frozen=True, kw_only=True, tag="exchange"):
 class ImproveSacrifice(_SeatCommand, frozen=True, kw_only=True, tag="improve_sacrifice"):
     """Take a level-1 tile of a kind you lack, or raise an owned tile by one level."""
 
-    kind: Literal["priest", "dancer", "temple", "offering"]
+    kind: Sacrifice
 
 
 class Spend(_SeatCommand, frozen=True, kw_only=True, tag="spend"):
@@ -160,6 +158,19 @@ class ChooseReserve(_SeatCommand, frozen=True, kw_only=True, tag="choose_reserve
 
 
 Command = (
-    CreateGame | Move | Buy | GainGod | DrawCard | Pass | UseTraitera | GalliaChoice | Discard
-    | Exchange | ImproveSacrifice | Spend | ChooseBonus | PlaceColumn | ChooseReserve
+    CreateGame
+    | Move
+    | Buy
+    | GainGod
+    | DrawCard
+    | Pass
+    | UseTraitera
+    | GalliaChoice
+    | Discard
+    | Exchange
+    | ImproveSacrifice
+    | Spend
+    | ChooseBonus
+    | PlaceColumn
+    | ChooseReserve
 )

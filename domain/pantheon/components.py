@@ -6,6 +6,7 @@ import functools
 import json
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from .vocabulary import CARDS, GODS
 
@@ -62,19 +63,18 @@ class Components:
 EDITIONS = ("house-1",)
 
 
-def _effect(tile_id: str, data: dict) -> Effect:
+def _effect(tile_id: str, data: dict[str, Any]) -> Effect:
     fields = {k: v for k, v in data.items() if k != "count"}
     return Effect(id=tile_id, **fields)
 
 
-def _gods(data: dict) -> dict[str, GodsTile]:
+def _gods(data: dict[str, Any]) -> dict[str, GodsTile]:
     tiles = {}
     for god in GODS:
         spec = data[god]
         money = spec.get("money", [0] * len(spec["tiles"]))
         for n, (requires, value) in enumerate(zip(spec["tiles"], money, strict=True), start=1):
-            tile = GodsTile(f"{god}-{n}", god, spec["kind"], tuple(requires), value,
-                            spec.get("cards_only", False))
+            tile = GodsTile(f"{god}-{n}", god, spec["kind"], tuple(requires), value, spec.get("cards_only", False))
             tiles[tile.id] = tile
     return tiles
 
@@ -97,8 +97,9 @@ def load_components(edition: str = "house-1") -> Components:
         columns_per_colour=data["pieces_per_colour"]["columns"],
         start_hand=data["start_hand"],
         display_size=data["display_size"],
-        start_material={name: {int(p): tuple(v) for p, v in per.items()}
-                        for name, per in data["start_material"].items()},
+        start_material={
+            name: {int(p): tuple(v) for p, v in per.items()} for name, per in data["start_material"].items()
+        },
         gods=_gods(data["gods"]),
         loot={k: _effect(k, v) for k, v in data["loot_tiles"].items()},
         loot_counts={k: v["count"] for k, v in data["loot_tiles"].items()},

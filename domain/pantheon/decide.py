@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -56,7 +57,10 @@ def decide(state: State | None, command: cmd.Command, rng: Rng) -> list[ev.Event
     task = _awaited_task(state, command)
     handler = HANDLERS.get((task.kind, type(command)))
     if handler is None:
-        raise DomainError("wrong_command", f"Seat {task.seat} must now decide '{task.kind}'; a '{type(command).__struct_config__.tag}' command does not answer that.")
+        raise DomainError(
+            "wrong_command",
+            f"Seat {task.seat} must now decide '{task.kind}'; a '{type(command).__struct_config__.tag}' command does not answer that.",
+        )
     ctx = Context(state, rng)
     ctx.s.agenda.pop(0)
     handler(ctx, task, command)
@@ -88,11 +92,12 @@ def apply(state: State | None, command: cmd.Command, rng: Rng) -> tuple[State, l
     return ctx.s, _finish(ctx, before)
 
 
-def _fold_into(state, events):
+def _fold_into(state: State | None, events: list[ev.Event]) -> State:
     from .evolve import evolve
 
     for event in events:
         state = evolve(state, event)
+    assert state is not None, "a command causes events"
     return state
 
 
@@ -102,15 +107,16 @@ _PACK = msgspec.msgpack.Encoder()
 _COMMAND = msgspec.msgpack.Decoder(cmd.Command)
 
 
-def _validated(command):
+def _validated(command: cmd.Command) -> cmd.Command:
     """The command with every field's type checked: a malformed command is a domain error."""
     try:
-        return _COMMAND.decode(_PACK.encode(command))
+        checked: cmd.Command = _COMMAND.decode(_PACK.encode(command))
+        return checked
     except (msgspec.ValidationError, msgspec.DecodeError, TypeError, OverflowError) as error:
         raise DomainError("malformed_command", f"The command is malformed: {error}.") from None
 
 
-def _awaited_task(state: State, command) -> Task:
+def _awaited_task(state: State, command: Any) -> Task:
     if state.finished or not state.agenda:
         raise DomainError("game_over", "The game is over; it takes no more commands.")
     if not isinstance(command.seat, int) or not 0 <= command.seat < state.players:
@@ -147,6 +153,7 @@ def _create(options: cmd.Options, rng: Rng) -> list[ev.Event]:
 
 # --- the four actions -----------------------------------------------------------------------
 
+
 def _move(ctx: Context, task: Task, c: cmd.Move) -> None:
     s = ctx.s
     me = s.seats[c.seat]
@@ -157,10 +164,8 @@ def _move(ctx: Context, task: Task, c: cmd.Move) -> None:
     if not big_foot and steps == 0:
         raise DomainError("no_steps", "A follow-up move needs at least one step; pass to draw a card instead.")
     planner, costs = plan_placements(s, c.seat, c.placements, steps, jumps=count_gods(me, "gaiviles"))
-    placed = [ev.Placed(piece=p.piece, hex=tuple(p.hex), cost=cost, jump=p.jump)
-              for p, cost in zip(c.placements, costs)]
-    ctx.emit(ev.Moved(seat=c.seat, cards=c.cards, big_foot=big_foot, steps=steps,
-                      placements=placed, loot=planner.loot))
+    placed = [ev.Placed(piece=p.piece, hex=p.hex, cost=cost, jump=p.jump) for p, cost in zip(c.placements, costs)]
+    ctx.emit(ev.Moved(seat=c.seat, cards=c.cards, big_foot=big_foot, steps=steps, placements=placed, loot=planner.loot))
     tasks = [Task(kind="loot", seat=c.seat, item=tile) for tile in planner.loot]
     if big_foot:
         tasks += [Task(kind="follow_up", seat=o) for o in seat_order(c.seat, s.players)[1:]]
@@ -182,8 +187,9 @@ def _buy(ctx: Context, task: Task, c: cmd.Buy) -> None:
         raise DomainError("no_money", "Buying needs money cards or a Stonkus.")
     costs, planner = price_purchases(s, c.seat, c.purchases, budget, placing=True)
     money = [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
-    ctx.emit(ev.Bought(seat=c.seat, money=money, budget=budget, purchases=list(c.purchases),
-                       costs=costs, loot=planner.loot))
+    ctx.emit(
+        ev.Bought(seat=c.seat, money=money, budget=budget, purchases=list(c.purchases), costs=costs, loot=planner.loot)
+    )
     ctx.push(*[Task(kind="loot", seat=c.seat, item=tile) for tile in planner.loot])
 
 
@@ -227,6 +233,7 @@ def _end_turn(ctx: Context, task: Task, c: cmd.Pass) -> None:
 
 
 # --- nations, bonus and loot choices --------------------------------------------------------
+
 
 def _gallia(ctx: Context, task: Task, c: cmd.GalliaChoice) -> None:
     if c.choice == "draw":
@@ -285,7 +292,9 @@ def _cartago(ctx: Context, task: Task, c: cmd.Spend) -> None:
 
 def _choose_bonus(ctx: Context, task: Task, c: cmd.ChooseBonus) -> None:
     if c.tile not in ctx.s.bonus_pool:
-        raise DomainError("bonus_not_available", f"Bonus tile {c.tile!r} is not available; choose one of {ctx.s.bonus_pool}.")
+        raise DomainError(
+            "bonus_not_available", f"Bonus tile {c.tile!r} is not available; choose one of {ctx.s.bonus_pool}."
+        )
     ctx.emit(ev.BonusTileChosen(seat=c.seat, tile=c.tile))
 
 
@@ -293,7 +302,7 @@ def _place_column(ctx: Context, task: Task, c: cmd.PlaceColumn) -> None:
     index = hex_index(board_of(ctx.s), c.hex)
     if index not in bonus_column_sites(ctx.s, c.seat):
         raise DomainError("no_room", "Choose a column site with room for your column.")
-    ctx.emit(ev.ColumnPlaced(seat=c.seat, hex=tuple(c.hex)))
+    ctx.emit(ev.ColumnPlaced(seat=c.seat, hex=c.hex))
 
 
 def _choose_reserve(ctx: Context, task: Task, c: cmd.ChooseReserve) -> None:
@@ -303,16 +312,27 @@ def _choose_reserve(ctx: Context, task: Task, c: cmd.ChooseReserve) -> None:
     ctx.emit(ev.ReserveGained(seat=c.seat, feet=feet, columns=columns))
 
 
-HANDLERS: dict[tuple[str, type], Callable] = {
-    ("action", cmd.Move): _move, ("follow_up", cmd.Move): _move,
-    ("follow_up", cmd.Pass): _decline_follow_up, ("action", cmd.Buy): _buy,
-    ("action", cmd.GainGod): _gain_god, ("action", cmd.DrawCard): _draw_card,
-    ("draw", cmd.DrawCard): _draw_card, ("extra_action", cmd.UseTraitera): _use_traitera,
-    ("extra_action", cmd.Pass): _end_turn, ("gallia", cmd.GalliaChoice): _gallia,
-    ("gallia_gain", cmd.GainGod): _gallia_gain, ("gallia_gain", cmd.Pass): _gallia_decline,
-    ("discard", cmd.Discard): _discard, ("exchange", cmd.Exchange): _exchange,
-    ("exchange", cmd.Pass): _decline, ("sacrifice", cmd.ImproveSacrifice): _improve,
-    ("sacrifice", cmd.Pass): _decline, ("cartago", cmd.Spend): _cartago,
-    ("cartago", cmd.Pass): _decline, ("choose_bonus", cmd.ChooseBonus): _choose_bonus,
-    ("bonus_column", cmd.PlaceColumn): _place_column, ("reserve_choice", cmd.ChooseReserve): _choose_reserve,
+HANDLERS: dict[tuple[str, type], Callable[[Context, Task, Any], None]] = {
+    ("action", cmd.Move): _move,
+    ("follow_up", cmd.Move): _move,
+    ("follow_up", cmd.Pass): _decline_follow_up,
+    ("action", cmd.Buy): _buy,
+    ("action", cmd.GainGod): _gain_god,
+    ("action", cmd.DrawCard): _draw_card,
+    ("draw", cmd.DrawCard): _draw_card,
+    ("extra_action", cmd.UseTraitera): _use_traitera,
+    ("extra_action", cmd.Pass): _end_turn,
+    ("gallia", cmd.GalliaChoice): _gallia,
+    ("gallia_gain", cmd.GainGod): _gallia_gain,
+    ("gallia_gain", cmd.Pass): _gallia_decline,
+    ("discard", cmd.Discard): _discard,
+    ("exchange", cmd.Exchange): _exchange,
+    ("exchange", cmd.Pass): _decline,
+    ("sacrifice", cmd.ImproveSacrifice): _improve,
+    ("sacrifice", cmd.Pass): _decline,
+    ("cartago", cmd.Spend): _cartago,
+    ("cartago", cmd.Pass): _decline,
+    ("choose_bonus", cmd.ChooseBonus): _choose_bonus,
+    ("bonus_column", cmd.PlaceColumn): _place_column,
+    ("reserve_choice", cmd.ChooseReserve): _choose_reserve,
 }

@@ -252,11 +252,41 @@ class AgendaSet(_Event, frozen=True, kw_only=True, tag="agenda_set"):
 
 
 Event = (
-    GameCreated | StartingSeatChosen | CardsDrawn | DisplayRefilled | CardTaken
-    | DiscardReshuffled | HandsReshuffled | BonusTilesDealt | NationRevealed | GodsStackRebuilt
-    | GodsRevealed | HalfGodsDisplayed | LootPlaced | SpecialMoneyResorted | CardsDiscarded
-    | PiecesExchanged | SacrificeImproved | TemplePlaced | BonusTileChosen | Moved
-    | FollowUpDeclined | Bought | GodGained | GalliaRevealed | GalliaDeclined | HalfGodTaken
-    | SpecialMoneyTaken | ReserveGained | LootActivated | BonusActivated | ColumnPlaced
-    | TraiteraSpent | TurnPhaseEnded | EpochEnded | Scored | GameEnded | AgendaSet
+    GameCreated
+    | StartingSeatChosen
+    | CardsDrawn
+    | DisplayRefilled
+    | CardTaken
+    | DiscardReshuffled
+    | HandsReshuffled
+    | BonusTilesDealt
+    | NationRevealed
+    | GodsStackRebuilt
+    | GodsRevealed
+    | HalfGodsDisplayed
+    | LootPlaced
+    | SpecialMoneyResorted
+    | CardsDiscarded
+    | PiecesExchanged
+    | SacrificeImproved
+    | TemplePlaced
+    | BonusTileChosen
+    | Moved
+    | FollowUpDeclined
+    | Bought
+    | GodGained
+    | GalliaRevealed
+    | GalliaDeclined
+    | HalfGodTaken
+    | SpecialMoneyTaken
+    | ReserveGained
+    | LootActivated
+    | BonusActivated
+    | ColumnPlaced
+    | TraiteraSpent
+    | TurnPhaseEnded
+    | EpochEnded
+    | Scored
+    | GameEnded
+    | AgendaSet
 )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from . import events as ev
 from .board import load_board
@@ -24,12 +25,13 @@ from .vocabulary import (
 def evolve(state: State | None, event: ev.Event) -> State:
     """The state after `event` (updated in place; the first event creates it)."""
     if state is None:
+        assert isinstance(event, ev.GameCreated), "a game's first event creates it"
         return _created(event)
     _HANDLERS[type(event)](state, event)
     return state
 
 
-def evolve_all(state: State | None, events) -> State:
+def evolve_all(state: State | None, events: Iterable[ev.Event]) -> State | None:
     """Replay many events (the same as evolving them one by one, with less call overhead)."""
     handlers = _HANDLERS
     iterator = iter(events)
@@ -37,6 +39,7 @@ def evolve_all(state: State | None, events) -> State:
         first = next(iterator, None)
         if first is None:
             return None
+        assert isinstance(first, ev.GameCreated), "a game's first event creates it"
         state = _created(first)
     for event in iterator:
         handlers[type(event)](state, event)
@@ -48,23 +51,33 @@ def _created(event: ev.GameCreated) -> State:
     comps = load_components(options.edition)
     feet, columns = comps.start_material[options.start_material][options.players]
     seats = [
-        SeatState(hand=[0] * len(CARD_INDEX), feet=feet, columns=columns,
-                  general_feet=comps.feet_per_colour - feet,
-                  general_columns=comps.columns_per_colour - columns)
+        SeatState(
+            hand=[0] * len(CARD_INDEX),
+            feet=feet,
+            columns=columns,
+            general_feet=comps.feet_per_colour - feet,
+            general_columns=comps.columns_per_colour - columns,
+        )
         for _ in range(options.players)
     ]
     low = sorted(v for v in comps.half_gods if v <= 3)
     high = sorted(v for v in comps.half_gods if v > 3)
     return State(
-        options=options, seats=seats, draw_pile=list(comps.action_cards) + [0] * 4,
-        discard=[0] * len(CARD_INDEX), display=[EMPTY_SLOT] * comps.display_size,
-        special_money=sorted(comps.special_money), gods_stack=sorted(comps.gods),
-        half_gods_low=low, half_gods_high=high, loot_bag=dict(comps.loot_counts),
+        options=options,
+        seats=seats,
+        draw_pile=list(comps.action_cards) + [0] * 4,
+        discard=[0] * len(CARD_INDEX),
+        display=[EMPTY_SLOT] * comps.display_size,
+        special_money=sorted(comps.special_money),
+        gods_stack=sorted(comps.gods),
+        half_gods_low=low,
+        half_gods_high=high,
+        loot_bag=dict(comps.loot_counts),
         bonus_pool=sorted(comps.bonus),
     )
 
 
-def _idx(state: State, coords) -> int:
+def _idx(state: State, coords: tuple[int, int]) -> int:
     return load_board(state.options.edition).index_of[coords]
 
 
@@ -161,11 +174,15 @@ def _cards_discarded(state: State, e: ev.CardsDiscarded) -> None:
 def _pieces_exchanged(state: State, e: ev.PiecesExchanged) -> None:
     seat = state.seats[e.seat]
     if e.give == "foot":
-        seat.feet -= e.count; seat.general_feet += e.count
-        seat.columns += e.count; seat.general_columns -= e.count
+        seat.feet -= e.count
+        seat.general_feet += e.count
+        seat.columns += e.count
+        seat.general_columns -= e.count
     else:
-        seat.columns -= e.count; seat.general_columns += e.count
-        seat.feet += e.count; seat.general_feet -= e.count
+        seat.columns -= e.count
+        seat.general_columns += e.count
+        seat.feet += e.count
+        seat.general_feet -= e.count
 
 
 def _sacrifice_improved(state: State, e: ev.SacrificeImproved) -> None:
@@ -175,7 +192,7 @@ def _sacrifice_improved(state: State, e: ev.SacrificeImproved) -> None:
 def _temple_placed(state: State, e: ev.TemplePlaced) -> None:
     state.temple = _idx(state, e.hex)
     for i, seat in enumerate(state.seats):
-        seat.route = route_at_epoch_start(state, i, state.temple)
+        seat.route = sorted(route_at_epoch_start(state, i, state.temple))
 
 
 def _bonus_chosen(state: State, e: ev.BonusTileChosen) -> None:
@@ -197,11 +214,13 @@ def _put_piece(state: State, seat_no: int, piece: int, index: int) -> None:
 def _place_and_join(state: State, seat_no: int, piece: int, index: int) -> None:
     _put_piece(state, seat_no, piece, index)
     seat = state.seats[seat_no]
+    route = set(seat.route)
     if piece == FOOT and len(seat.columns_on_board) == 0:
-        seat.route.add(index)  # no own column could be chained to it
-        return
-    own_column, occupants = seat_no * 2 + COLUMN, state.occupants
-    chain_route(seat.route, index, board_of(state).neighbors, lambda n: own_column in occupants.get(n, ()))
+        route.add(index)  # no own column could be chained to it
+    else:
+        own_column, occupants = seat_no * 2 + COLUMN, state.occupants
+        chain_route(route, index, board_of(state).neighbors, lambda n: own_column in occupants.get(n, ()))
+    seat.route = sorted(route)
 
 
 def _moved(state: State, e: ev.Moved) -> None:
@@ -222,9 +241,11 @@ def _bought(state: State, e: ev.Bought) -> None:
             seat.sacrifice[SACRIFICE_INDEX[p.kind]] = p.level
         elif isinstance(p, Reserve):
             if p.piece == "foot":
-                seat.feet += p.count; seat.general_feet -= p.count
+                seat.feet += p.count
+                seat.general_feet -= p.count
             else:
-                seat.columns += p.count; seat.general_columns -= p.count
+                seat.columns += p.count
+                seat.general_columns -= p.count
         else:
             _place_and_join(state, e.seat, PIECE_CODE[p.piece], _idx(state, p.hex))
     seat.loot.extend(e.loot)
@@ -269,8 +290,10 @@ def _money_taken(state: State, e: ev.SpecialMoneyTaken) -> None:
 
 def _reserve_gained(state: State, e: ev.ReserveGained) -> None:
     seat = state.seats[e.seat]
-    seat.feet += e.feet; seat.general_feet -= e.feet
-    seat.columns += e.columns; seat.general_columns -= e.columns
+    seat.feet += e.feet
+    seat.general_feet -= e.feet
+    seat.columns += e.columns
+    seat.general_columns -= e.columns
 
 
 def _loot_activated(state: State, e: ev.LootActivated) -> None:
@@ -309,13 +332,12 @@ def _phase_ended(state: State, e: ev.TurnPhaseEnded) -> None:
 
 
 def _epoch_ended(state: State, e: ev.EpochEnded) -> None:
-    for seat_no, seat in enumerate(state.seats):
+    for _seat_no, seat in enumerate(state.seats):
         seat.feet += len(seat.feet_on_board)
         seat.feet_on_board = []
-        seat.route = set()
+        seat.route = []
     state.occupants = {
-        index: kept for index, codes in state.occupants.items()
-        if (kept := [c for c in codes if c & 1 == COLUMN])
+        index: kept for index, codes in state.occupants.items() if (kept := [c for c in codes if c & 1 == COLUMN])
     }
     state.gods_box.extend(state.gods_board)
     state.gods_board = []
@@ -347,22 +369,41 @@ def _follow_up_declined(state: State, e: ev.FollowUpDeclined) -> None:
     pass
 
 
-_HANDLERS: dict[type, Callable[[State, object], None]] = {
-    ev.StartingSeatChosen: _starting_seat, ev.CardsDrawn: _cards_drawn,
-    ev.DisplayRefilled: _display_refilled, ev.CardTaken: _card_taken,
-    ev.DiscardReshuffled: _discard_reshuffled, ev.HandsReshuffled: _hands_reshuffled,
-    ev.BonusTilesDealt: _bonus_dealt, ev.NationRevealed: _nation_revealed,
-    ev.GodsStackRebuilt: _gods_rebuilt, ev.GodsRevealed: _gods_revealed,
-    ev.HalfGodsDisplayed: _half_gods_displayed, ev.LootPlaced: _loot_placed,
-    ev.SpecialMoneyResorted: _money_resorted, ev.CardsDiscarded: _cards_discarded,
-    ev.PiecesExchanged: _pieces_exchanged, ev.SacrificeImproved: _sacrifice_improved,
-    ev.TemplePlaced: _temple_placed, ev.BonusTileChosen: _bonus_chosen, ev.Moved: _moved,
-    ev.FollowUpDeclined: _follow_up_declined, ev.Bought: _bought, ev.GodGained: _god_gained,
-    ev.GalliaRevealed: _gallia_revealed, ev.GalliaDeclined: _gallia_declined,
-    ev.HalfGodTaken: _half_god_taken, ev.SpecialMoneyTaken: _money_taken,
-    ev.ReserveGained: _reserve_gained, ev.LootActivated: _loot_activated,
-    ev.BonusActivated: _bonus_activated, ev.ColumnPlaced: _column_placed,
-    ev.TraiteraSpent: _traitera_spent, ev.TurnPhaseEnded: _phase_ended,
-    ev.EpochEnded: _epoch_ended, ev.Scored: _scored, ev.GameEnded: _game_ended,
+_HANDLERS: dict[type, Callable[[State, Any], None]] = {
+    ev.StartingSeatChosen: _starting_seat,
+    ev.CardsDrawn: _cards_drawn,
+    ev.DisplayRefilled: _display_refilled,
+    ev.CardTaken: _card_taken,
+    ev.DiscardReshuffled: _discard_reshuffled,
+    ev.HandsReshuffled: _hands_reshuffled,
+    ev.BonusTilesDealt: _bonus_dealt,
+    ev.NationRevealed: _nation_revealed,
+    ev.GodsStackRebuilt: _gods_rebuilt,
+    ev.GodsRevealed: _gods_revealed,
+    ev.HalfGodsDisplayed: _half_gods_displayed,
+    ev.LootPlaced: _loot_placed,
+    ev.SpecialMoneyResorted: _money_resorted,
+    ev.CardsDiscarded: _cards_discarded,
+    ev.PiecesExchanged: _pieces_exchanged,
+    ev.SacrificeImproved: _sacrifice_improved,
+    ev.TemplePlaced: _temple_placed,
+    ev.BonusTileChosen: _bonus_chosen,
+    ev.Moved: _moved,
+    ev.FollowUpDeclined: _follow_up_declined,
+    ev.Bought: _bought,
+    ev.GodGained: _god_gained,
+    ev.GalliaRevealed: _gallia_revealed,
+    ev.GalliaDeclined: _gallia_declined,
+    ev.HalfGodTaken: _half_god_taken,
+    ev.SpecialMoneyTaken: _money_taken,
+    ev.ReserveGained: _reserve_gained,
+    ev.LootActivated: _loot_activated,
+    ev.BonusActivated: _bonus_activated,
+    ev.ColumnPlaced: _column_placed,
+    ev.TraiteraSpent: _traitera_spent,
+    ev.TurnPhaseEnded: _phase_ended,
+    ev.EpochEnded: _epoch_ended,
+    ev.Scored: _scored,
+    ev.GameEnded: _game_ended,
     ev.AgendaSet: _agenda_set,
 }

@@ -7,7 +7,9 @@ from collections.abc import Callable
 
 from . import events as ev
 from .chance import Context, draw_cards, draw_god, pick_from_bag, pick_half_gods
+from .components import Effect
 from .rules import board_of, components_of, coords_of, count_gods, sacrifice_options
+from .state import SeatState, State
 from .vocabulary import (
     DEPRACCUS_CARDS,
     EPOCHS,
@@ -23,10 +25,23 @@ from .vocabulary import (
 
 Task = ev.Task
 
-DECISIONS = frozenset({
-    "action", "follow_up", "draw", "extra_action", "gallia", "gallia_gain", "discard",
-    "exchange", "sacrifice", "cartago", "choose_bonus", "bonus_column", "reserve_choice",
-})
+DECISIONS = frozenset(
+    {
+        "action",
+        "follow_up",
+        "draw",
+        "extra_action",
+        "gallia",
+        "gallia_gain",
+        "discard",
+        "exchange",
+        "sacrifice",
+        "cartago",
+        "choose_bonus",
+        "bonus_column",
+        "reserve_choice",
+    }
+)
 
 
 def seat_order(start: int, players: int) -> list[int]:
@@ -35,6 +50,7 @@ def seat_order(start: int, players: int) -> list[int]:
 
 
 # --- gods and tiles -------------------------------------------------------------------------
+
 
 def gain_top_god(ctx: Context, seat: int, source: str, in_use: str = "") -> None:
     """Take the top gods tile of the stack without a sacrifice: points and benefit. `in_use` is
@@ -82,7 +98,7 @@ def gain_reserve(ctx: Context, seat: int, feet: int, columns: int) -> None:
         ctx.emit(ev.ReserveGained(seat=seat, feet=feet, columns=columns))
 
 
-def tile_effect(ctx: Context, seat: int, effect, *, loot: bool) -> None:
+def tile_effect(ctx: Context, seat: int, effect: Effect, *, loot: bool) -> None:
     """What a loot tile (at the end of the action) or a bonus tile (epoch 1) does."""
     kind = effect.effect
     me = ctx.s.seats[seat]
@@ -108,6 +124,7 @@ def tile_effect(ctx: Context, seat: int, effect, *, loot: bool) -> None:
 
 
 # --- automatic tasks ------------------------------------------------------------------------
+
 
 def _prepare(ctx: Context, task: Task) -> None:
     s = ctx.s
@@ -147,8 +164,15 @@ def _place_loot(ctx: Context) -> None:
 
 
 def _trait_tasks(nation: str, order: list[int]) -> list[Task]:
-    per_seat = {"gallia": "gallia", "germania": "hand7", "graecia": "hand7", "aegyptus": "exchange",
-                "iberia": "sacrifice", "roma": "roma", "cartago": "cartago"}
+    per_seat = {
+        "gallia": "gallia",
+        "germania": "hand7",
+        "graecia": "hand7",
+        "aegyptus": "exchange",
+        "iberia": "sacrifice",
+        "roma": "roma",
+        "cartago": "cartago",
+    }
     if nation == "persia":
         return [Task(kind="persia")]
     item = "optional" if nation == "iberia" else ""
@@ -206,7 +230,7 @@ def _turn(ctx: Context, task: Task) -> None:
     ctx.push(Task(kind="action", seat=task.seat), Task(kind="end_action", seat=task.seat, n=traitera))
 
 
-def phase_over(s) -> bool:
+def phase_over(s: State) -> bool:
     """The last loot tile or the last gods tile has left the board this epoch."""
     return bool((s.loot_revealed and not s.loot_board) or (s.gods_revealed and not s.gods_board))
 
@@ -234,7 +258,7 @@ def _end_epoch(ctx: Context, task: Task) -> None:
         ctx.push(Task(kind="prepare"))
 
 
-def score_row(seat) -> ev.ScoreRow:
+def score_row(seat: SeatState) -> ev.ScoreRow:
     """One seat's scoring: half gods, then columns, then Pietalte."""
     half = sum(seat.half_gods)
     columns = column_points(len(seat.columns_on_board))
@@ -246,14 +270,25 @@ def _game_end(ctx: Context) -> None:
     seats = ctx.s.seats
     best = max((seat.score, len(seat.half_gods)) for seat in seats)
     winners = [i for i, seat in enumerate(seats) if (seat.score, len(seat.half_gods)) == best]
-    ctx.emit(ev.GameEnded(scores=[seat.score for seat in seats],
-                          half_gods=[sorted(seat.half_gods) for seat in seats], winners=winners))
+    ctx.emit(
+        ev.GameEnded(
+            scores=[seat.score for seat in seats], half_gods=[sorted(seat.half_gods) for seat in seats], winners=winners
+        )
+    )
 
 
 AUTOMATIC: dict[str, Callable[[Context, Task], None]] = {
-    "prepare": _prepare, "persia": _persia, "hand7": _hand7, "roma": _roma, "temple": _temple,
-    "depraccus": _depraccus, "bonus": _bonus, "loot": _loot, "turn": _turn,
-    "end_action": _end_action, "end_epoch": _end_epoch,
+    "prepare": _prepare,
+    "persia": _persia,
+    "hand7": _hand7,
+    "roma": _roma,
+    "temple": _temple,
+    "depraccus": _depraccus,
+    "bonus": _bonus,
+    "loot": _loot,
+    "turn": _turn,
+    "end_action": _end_action,
+    "end_epoch": _end_epoch,
 }
 
 
@@ -270,11 +305,14 @@ def _needless(ctx: Context, task: Task) -> bool:
     return False
 
 
-def bonus_column_sites(s, seat: int) -> list[int]:
+def bonus_column_sites(s: State, seat: int) -> list[int]:
     """Column sites with room for one more column of this seat."""
     board = board_of(s)
-    return [i for i in board.column_sites
-            if len(s.occupants.get(i, ())) < 2 and all(c >> 1 != seat for c in s.occupants.get(i, ()))]
+    return [
+        i
+        for i in board.column_sites
+        if len(s.occupants.get(i, ())) < 2 and all(c >> 1 != seat for c in s.occupants.get(i, ()))
+    ]
 
 
 def advance(ctx: Context) -> None:

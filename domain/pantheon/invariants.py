@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .components import load_components
+from .components import Components, load_components
 from .state import State
 from .vocabulary import CARDS, COLUMN, EMPTY_SLOT, FOOT, special_money_card
 
 
-def _cards(state: State, comps) -> list[str]:
+def _cards(state: State, comps: Components) -> list[str]:
     total = [a + b for a, b in zip(state.draw_pile, state.discard)]
     for seat in state.seats:
         total = [a + b for a, b in zip(total, seat.hand)]
@@ -25,14 +25,19 @@ def _cards(state: State, comps) -> list[str]:
     return [f"negative hand for seat {i}" for i in negative]
 
 
-def _tiles(state: State, comps) -> list[str]:
+def _tiles(state: State, comps: Components) -> list[str]:
     problems = []
     gods = state.gods_stack + state.gods_board + state.gods_box + [t for s in state.seats for t in s.gods]
     gods += [state.gallia_tile] if state.gallia_tile else []
     if sorted(gods) != sorted(comps.gods):
         problems.append(f"gods tiles not conserved ({len(gods)} of {len(comps.gods)})")
-    half = (state.half_gods_low + state.half_gods_high + state.half_god_display + state.half_gods_box
-            + [v for s in state.seats for v in s.half_gods])
+    half = (
+        state.half_gods_low
+        + state.half_gods_high
+        + state.half_god_display
+        + state.half_gods_box
+        + [v for s in state.seats for v in s.half_gods]
+    )
     if sorted(half) != sorted(comps.half_gods):
         problems.append(f"half gods not conserved ({len(half)} of {len(comps.half_gods)})")
     loot = sum(state.loot_bag.values()) + len(state.loot_board) + sum(state.loot_box.values())
@@ -43,7 +48,7 @@ def _tiles(state: State, comps) -> list[str]:
     return problems
 
 
-def _pieces(state: State, comps) -> list[str]:
+def _pieces(state: State, comps: Components) -> list[str]:
     problems = []
     for i, s in enumerate(state.seats):
         if s.feet + s.general_feet + len(s.feet_on_board) != comps.feet_per_colour:

@@ -10,9 +10,16 @@ from .state import State
 from .vocabulary import MONEY_VALUE
 
 CARD_NAMES = {
-    "movement": "Movement", "priest": "Priest", "dancer": "Dancer", "temple": "Temple",
-    "offering": "Offering", "money": "Money 1", "money_2": "Special money 2",
-    "money_3": "Special money 3", "money_4": "Special money 4", "money_5": "Special money 5",
+    "movement": "Movement",
+    "priest": "Priest",
+    "dancer": "Dancer",
+    "temple": "Temple",
+    "offering": "Offering",
+    "money": "Money 1",
+    "money_2": "Special money 2",
+    "money_3": "Special money 3",
+    "money_4": "Special money 4",
+    "money_5": "Special money 5",
 }
 
 GOD_BENEFITS = {
@@ -64,8 +71,14 @@ def effect_phrase(effect: Effect) -> str:
     kind = effect.effect
     if kind == "reserve":
         joiner = " or " if effect.choice else " and "
-        return "take " + joiner.join(p for p in (plural(effect.feet, "foot") if effect.feet else "",
-                                                  plural(effect.columns, "column") if effect.columns else "") if p)
+        return "take " + joiner.join(
+            p
+            for p in (
+                plural(effect.feet, "foot") if effect.feet else "",
+                plural(effect.columns, "column") if effect.columns else "",
+            )
+            if p
+        )
     return {
         "half_god": "take a half god",
         "gods_tile": "take the top gods tile",

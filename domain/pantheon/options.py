@@ -2,11 +2,21 @@
 
 Whole movement sequences are too many to list, so movement and placing give building blocks:
 `next_placements` lists where a piece could go next, given the placements so far and the
-steps or money left, and what each costs."""
+steps or money left, and what each costs. The blocks are typed (the API sends them as they are):
+a decision's blocks set only the fields of that decision."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from domain.contract import UNSET, Maybe
+
 from .commands import Place
+from .events import Task
 from .flow import bonus_column_sites
 from .rules import (
     Planner,
@@ -22,6 +32,7 @@ from .rules import (
     stonkus_money,
 )
 from .state import State
+from .views import Counts, HexList
 from .vocabulary import (
     CARD_INDEX,
     CARDS,
@@ -31,36 +42,121 @@ from .vocabulary import (
     MAX_LEVEL,
     MONEY_CARDS,
     SACRIFICES,
+    Piece,
 )
 
 
-def _target_dicts(state: State, planner: Planner, left: int) -> list[dict]:
+class PantheonTarget(Struct, frozen=True, kw_only=True):
+    """Where a piece could go next and what it costs (steps or money)."""
+
+    piece: Piece
+    hex: HexList
+    cost: int
+    jump: bool
+
+
+class PantheonMoveBlock(Struct, frozen=True, kw_only=True):
+    max_cards: int
+    steps_without_cards: int
+    steps_per_card: int
+    jumps: int
+    first_targets: list[PantheonTarget]
+
+
+class PantheonTileOffer(Struct, frozen=True, kw_only=True):
+    kind: str
+    level: int
+    cost: int
+
+
+class PantheonReserveOffer(Struct, frozen=True, kw_only=True):
+    foot: int
+    column: int
+
+
+class PantheonBuyBlock(Struct, frozen=True, kw_only=True):
+    money_cards: Counts
+    stonkus: int
+    budget: int
+    sacrifice_tiles: list[PantheonTileOffer]
+    reserve: PantheonReserveOffer
+    place_targets: Maybe[list[PantheonTarget]] = UNSET
+
+
+class PantheonGodOffer(Struct, frozen=True, kw_only=True):
+    tile: str
+    payments: list[Counts]
+
+
+class PantheonDrawBlock(Struct, frozen=True, kw_only=True):
+    left: int
+    display: list[int]
+    pile: bool
+
+
+class PantheonBlocks(Struct, frozen=True, kw_only=True):
+    """The awaited decision's building blocks (only the keys of that decision are sent)."""
+
+    awaited: bool
+    decision: str | None
+    move: Maybe[PantheonMoveBlock] = UNSET
+    buy: Maybe[PantheonBuyBlock] = UNSET
+    gain_god: Maybe[list[PantheonGodOffer]] = UNSET
+    draw: Maybe[PantheonDrawBlock] = UNSET
+    use_traitera: Maybe[bool] = UNSET
+    choices: Maybe[list[str]] = UNSET
+    tile: Maybe[str] = UNSET
+    payments: Maybe[list[Counts]] = UNSET
+    foot: Maybe[int] = UNSET
+    column: Maybe[int] = UNSET
+    budget: Maybe[int] = UNSET
+    sacrifice_tiles: Maybe[list[PantheonTileOffer]] = UNSET
+    reserve: Maybe[PantheonReserveOffer] = UNSET
+    place_targets: Maybe[list[PantheonTarget]] = UNSET
+    kinds: Maybe[list[str]] = UNSET
+    steps: Maybe[int] = UNSET
+    optional: Maybe[bool] = UNSET
+    tiles: Maybe[list[str]] = UNSET
+    hexes: Maybe[list[HexList]] = UNSET
+    pieces: Maybe[list[str]] = UNSET
+    count: Maybe[int] = UNSET
+    hand: Maybe[Counts] = UNSET
+    left: Maybe[int] = UNSET
+    display: Maybe[list[int]] = UNSET
+    pile: Maybe[bool] = UNSET
+    pass_: Maybe[bool] = msgspec.field(default=UNSET, name="pass")
+
+
+def _targets(state: State, planner: Planner, left: int) -> list[PantheonTarget]:
     board = board_of(state)
     return [
-        {"piece": "column" if piece else "foot", "hex": list(coords_of(board, index)), "cost": cost, "jump": jump}
-        for piece, index, cost, jump in planner.targets() if cost <= left
+        PantheonTarget(piece="column" if piece else "foot", hex=list(coords_of(board, index)), cost=cost, jump=jump)
+        for piece, index, cost, jump in planner.targets()
+        if cost <= left
     ]
 
 
-def next_placements(state: State, seat: int, placements: list[Place], budget: int, *, movement: bool) -> dict:
+def next_placements(state: State, seat: int, placements: list[Place], budget: int, *, movement: bool) -> dict[str, Any]:
     """Where a piece could go next after `placements`, with `budget` steps or money in all."""
     jumps = count_gods(state.seats[seat], "gaiviles") if movement else 0
     planner, costs = plan_placements(state, seat, placements, budget, jumps=jumps)
     left = budget - sum(costs)
-    return {"left": left, "targets": _target_dicts(state, planner, left)}
+    return {"left": left, "targets": _targets(state, planner, left)}
 
 
-def _move_options(state: State, seat: int, big_foot: bool) -> dict:
+def _move_options(state: State, seat: int, big_foot: bool) -> PantheonMoveBlock:
     me = state.seats[seat]
     base = movement_steps(me, 0, big_foot)
-    return {
-        "max_cards": me.hand[CARD_INDEX["movement"]], "steps_without_cards": base,
-        "steps_per_card": 2, "jumps": count_gods(me, "gaiviles"),
-        "first_targets": _target_dicts(state, Planner(state, seat, jumps=count_gods(me, "gaiviles")), 10**6),
-    }
+    return PantheonMoveBlock(
+        max_cards=me.hand[CARD_INDEX["movement"]],
+        steps_without_cards=base,
+        steps_per_card=2,
+        jumps=count_gods(me, "gaiviles"),
+        first_targets=_targets(state, Planner(state, seat, jumps=count_gods(me, "gaiviles")), 10**6),
+    )
 
 
-def _sacrifice_purchases(state: State, seat: int, budget: int) -> list[dict]:
+def _sacrifice_purchases(state: State, seat: int, budget: int) -> list[PantheonTileOffer]:
     comps = components_of(state)
     levels = state.seats[seat].sacrifice
     found = []
@@ -68,93 +164,139 @@ def _sacrifice_purchases(state: State, seat: int, budget: int) -> list[dict]:
         for level in range(levels[i] + 1, MAX_LEVEL + 1):
             cost = comps.price(level) - comps.price(levels[i])
             if cost <= budget:
-                found.append({"kind": kind, "level": level, "cost": cost})
+                found.append(PantheonTileOffer(kind=kind, level=level, cost=cost))
     return found
 
 
-def buy_options(state: State, seat: int, budget: int, placing: bool) -> dict:
-    """What `budget` money could buy: sacrifice tiles, reserve pieces and (if placing) hexes."""
+def buy_options(state: State, seat: int, money: Counts, stonkus: int, budget: int, placing: bool) -> PantheonBuyBlock:
+    """What `budget` money (these money cards and Stonkus') could buy: sacrifice tiles, reserve
+    pieces and (if placing) hexes."""
     me = state.seats[seat]
-    options = {
-        "budget": budget,
-        "sacrifice_tiles": _sacrifice_purchases(state, seat, budget),
-        "reserve": {"foot": min(budget, me.general_feet), "column": min(budget, me.general_columns)},
-    }
-    if placing:
-        options["place_targets"] = _target_dicts(state, Planner(state, seat), budget)
-    return options
+    return PantheonBuyBlock(
+        money_cards=money,
+        stonkus=stonkus,
+        budget=budget,
+        sacrifice_tiles=_sacrifice_purchases(state, seat, budget),
+        reserve=PantheonReserveOffer(foot=min(budget, me.general_feet), column=min(budget, me.general_columns)),
+        place_targets=_targets(state, Planner(state, seat), budget) if placing else UNSET,
+    )
 
 
-def _gods_options(state: State, seat: int) -> list[dict]:
+def money_cards(state: State, seat: int) -> Counts:
+    """The seat's money cards in hand, by name."""
+    hand = state.seats[seat].hand
+    return {card: hand[CARD_INDEX[card]] for card in MONEY_CARDS if hand[CARD_INDEX[card]]}
+
+
+def _gods_options(state: State, seat: int) -> list[PantheonGodOffer]:
     me = state.seats[seat]
     gods = components_of(state).gods
     found = []
     for tile in state.gods_board:
         payments = payment_options(me, gods[tile])
         if payments:
-            found.append({"tile": tile, "payments": payments})
+            found.append(PantheonGodOffer(tile=tile, payments=payments))
     return found
 
 
-def _draw_options(state: State, left: int) -> dict:
-    return {"left": left, "display": [i for i, c in enumerate(state.display) if c != EMPTY_SLOT],
-            "pile": True}
+def _display(state: State) -> list[int]:
+    return [i for i, c in enumerate(state.display) if c != EMPTY_SLOT]
 
 
-def _action(state: State, seat: int) -> dict:
+def _draw_options(state: State, left: int) -> PantheonDrawBlock:
+    return PantheonDrawBlock(left=left, display=_display(state), pile=True)
+
+
+def _action(state: State, seat: int, task: Task) -> PantheonBlocks:
     me = state.seats[seat]
-    money = {card: me.hand[CARD_INDEX[card]] for card in MONEY_CARDS if me.hand[CARD_INDEX[card]]}
-    budget = money_of(me.hand) + stonkus_money(state, me)
-    return {
-        "move": _move_options(state, seat, True),
-        "buy": {"money_cards": money, "stonkus": stonkus_money(state, me),
-                **buy_options(state, seat, budget, True)} if budget else None,
-        "gain_god": _gods_options(state, seat),
-        "draw": _draw_options(state, DRAW_ACTION_CARDS + count_gods(me, "gadicea")),
-    }
+    stonkus = stonkus_money(state, me)
+    budget = money_of(me.hand) + stonkus
+    return PantheonBlocks(
+        awaited=True,
+        decision=task.kind,
+        move=_move_options(state, seat, True),
+        buy=buy_options(state, seat, money_cards(state, seat), stonkus, budget, True) if budget else None,
+        gain_god=_gods_options(state, seat),
+        draw=_draw_options(state, DRAW_ACTION_CARDS + count_gods(me, "gadicea")),
+    )
 
 
-def legal_options(state: State, seat: int) -> dict:
+def legal_options(state: State, seat: int) -> PantheonBlocks:
     """What `seat` may do now: the awaited decision and its options (empty if not awaited)."""
     if state.finished or not state.agenda or state.agenda[0].seat != seat:
-        return {"awaited": False, "decision": None}
+        return PantheonBlocks(awaited=False, decision=None)
     task = state.agenda[0]
-    return {"awaited": True, "decision": task.kind, **_BY_DECISION[task.kind](state, seat, task)}
+    return _BY_DECISION[task.kind](state, seat, task)
 
 
-def _follow_up(state, seat, task):
+def _follow_up(state: State, seat: int, task: Task) -> PantheonBlocks:
     me = state.seats[seat]
     can_move = me.hand[CARD_INDEX["movement"]] > 0 or movement_steps(me, 0, False) > 0
-    return {"move": _move_options(state, seat, False) if can_move else None, "pass": True}
+    move = _move_options(state, seat, False) if can_move else None
+    return PantheonBlocks(awaited=True, decision=task.kind, move=move, pass_=True)
 
 
-def _gallia(state, seat, task):
+def _gallia(state: State, seat: int, task: Task) -> PantheonBlocks:
     reveal = bool(state.gods_stack or state.gods_box)
-    return {"choices": ["draw", "reveal"] if reveal else ["draw"]}
+    return PantheonBlocks(awaited=True, decision=task.kind, choices=["draw", "reveal"] if reveal else ["draw"])
 
 
-def _gallia_gain(state, seat, task):
-    tile = components_of(state).gods[task.item]
-    return {"tile": task.item, "payments": payment_options(state.seats[seat], tile, True), "pass": True}
+def _gallia_gain(state: State, seat: int, task: Task) -> PantheonBlocks:
+    payments = payment_options(state.seats[seat], components_of(state).gods[task.item], True)
+    return PantheonBlocks(awaited=True, decision=task.kind, tile=task.item, payments=payments, pass_=True)
 
 
-def _exchange(state, seat, task):
+def _exchange(state: State, seat: int, task: Task) -> PantheonBlocks:
     me = state.seats[seat]
-    return {"foot": min(me.feet, me.general_columns), "column": min(me.columns, me.general_feet), "pass": True}
+    foot, column = min(me.feet, me.general_columns), min(me.columns, me.general_feet)
+    return PantheonBlocks(awaited=True, decision=task.kind, foot=foot, column=column, pass_=True)
 
 
-_BY_DECISION = {
-    "action": lambda s, seat, t: _action(s, seat),
+def _cartago(state: State, seat: int, task: Task) -> PantheonBlocks:
+    offer = buy_options(state, seat, {}, 0, CARTAGO_MONEY, False)
+    return PantheonBlocks(
+        awaited=True,
+        decision=task.kind,
+        budget=offer.budget,
+        sacrifice_tiles=offer.sacrifice_tiles,
+        reserve=offer.reserve,
+        pass_=True,
+    )
+
+
+def _sacrifice(state: State, seat: int, task: Task) -> PantheonBlocks:
+    kinds: list[str] = [*sacrifice_options(state.seats[seat])]
+    return PantheonBlocks(awaited=True, decision=task.kind, kinds=kinds, steps=task.n, optional=task.item == "optional")
+
+
+def _bonus_column(state: State, seat: int, task: Task) -> PantheonBlocks:
+    hexes = [list(coords_of(board_of(state), i)) for i in bonus_column_sites(state, seat)]
+    return PantheonBlocks(awaited=True, decision=task.kind, hexes=hexes)
+
+
+def _draw(state: State, seat: int, task: Task) -> PantheonBlocks:
+    return PantheonBlocks(awaited=True, decision=task.kind, left=task.n, display=_display(state), pile=True)
+
+
+def _discard(state: State, seat: int, task: Task) -> PantheonBlocks:
+    hand = {c: n for c, n in zip(CARDS, state.seats[seat].hand) if n}
+    return PantheonBlocks(awaited=True, decision=task.kind, count=task.n, hand=hand)
+
+
+_BY_DECISION: dict[str, Callable[[State, int, Task], PantheonBlocks]] = {
+    "action": _action,
     "follow_up": _follow_up,
-    "draw": lambda s, seat, t: _draw_options(s, t.n),
-    "extra_action": lambda s, seat, t: {"use_traitera": True, "pass": True},
+    "draw": _draw,
+    "extra_action": lambda s, seat, t: PantheonBlocks(awaited=True, decision=t.kind, use_traitera=True, pass_=True),
     "gallia": _gallia,
     "gallia_gain": _gallia_gain,
-    "discard": lambda s, seat, t: {"count": t.n, "hand": {c: n for c, n in zip(CARDS, s.seats[seat].hand) if n}},
+    "discard": _discard,
     "exchange": _exchange,
-    "sacrifice": lambda s, seat, t: {"kinds": sacrifice_options(s.seats[seat]), "steps": t.n, "optional": t.item == "optional"},
-    "cartago": lambda s, seat, t: {**buy_options(s, seat, CARTAGO_MONEY, False), "pass": True},
-    "choose_bonus": lambda s, seat, t: {"tiles": list(s.bonus_pool)},
-    "bonus_column": lambda s, seat, t: {"hexes": [list(coords_of(board_of(s), i)) for i in bonus_column_sites(s, seat)]},
-    "reserve_choice": lambda s, seat, t: {"pieces": ["foot", "column"], "count": t.n},
+    "sacrifice": _sacrifice,
+    "cartago": _cartago,
+    "choose_bonus": lambda s, seat, t: PantheonBlocks(awaited=True, decision=t.kind, tiles=list(s.bonus_pool)),
+    "bonus_column": _bonus_column,
+    "reserve_choice": lambda s, seat, t: PantheonBlocks(
+        awaited=True, decision=t.kind, pieces=["foot", "column"], count=t.n
+    ),
 }

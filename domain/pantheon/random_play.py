@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import Any, cast
+
+from domain.contract import present
 
 from . import commands as cmd
-from .options import buy_options, legal_options
+from .commands import Hex
+from .options import PantheonBuyBlock, PantheonReserveOffer, PantheonTileOffer, buy_options, legal_options, money_cards
 from .rules import (
     Planner,
     can_pay,
@@ -23,16 +27,18 @@ from .vocabulary import (
     CARD_INDEX,
     CARDS,
     EMPTY_SLOT,
-    MONEY_CARDS,
     MONEY_VALUE,
     MOVEMENT,
+    GalliaPick,
+    Piece,
+    Sacrifice,
 )
 
 
-def _random_placements(planner: Planner, budget: int, rnd: random.Random) -> list[tuple[str, tuple, bool]]:
+def _random_placements(planner: Planner, budget: int, rnd: random.Random) -> list[tuple[Piece, Hex, bool]]:
     """Place pieces one at a time, each uniformly among the possible ones or stopping."""
     board = planner.board
-    placed = []
+    placed: list[tuple[Piece, Hex, bool]] = []
     while budget > 0:
         targets = [t for t in planner.targets() if t[2] <= budget]
         pick = rnd.randrange(len(targets) + 1)
@@ -56,37 +62,47 @@ def _move(state: State, seat: int, rnd: random.Random, big_foot: bool) -> cmd.Mo
     if not big_foot and movement_steps(me, cards, False) == 0:
         cards = 1
     steps = movement_steps(me, cards, big_foot)
-    return cmd.Move(seat=seat, cards=cards,
-                    placements=_placements(state, seat, steps, count_gods(me, "gaiviles"), rnd))
+    return cmd.Move(seat=seat, cards=cards, placements=_placements(state, seat, steps, count_gods(me, "gaiviles"), rnd))
 
 
-def _purchases(options: dict, budget: int, rnd: random.Random, placing: bool, state, seat) -> list:
-    chosen = []
+def _purchases(
+    tiles: list[PantheonTileOffer],
+    offer: PantheonReserveOffer,
+    budget: int,
+    rnd: random.Random,
+    placing: bool,
+    state: State,
+    seat: int,
+) -> list[cmd.Purchase]:
+    chosen: list[cmd.Purchase] = []
     levels: dict[str, int] = {}
-    reserve = dict(options["reserve"])
+    reserve = {"foot": offer.foot, "column": offer.column}
     while budget > 0:
-        offers = [("tile", t) for t in options["sacrifice_tiles"]
-                  if t["cost"] <= budget and t["level"] > levels.get(t["kind"], 0)]
+        offers: list[tuple[str, Any]] = [
+            ("tile", t) for t in tiles if t.cost <= budget and t.level > levels.get(t.kind, 0)
+        ]
         offers += [("reserve", p) for p, n in reserve.items() if n > 0]
         pick = rnd.randrange(len(offers) + 1)
         if pick == len(offers):
             break
-        kind, offer = offers[pick]
+        kind, picked = offers[pick]
         if kind == "tile":
-            chosen.append(cmd.SacrificeTile(kind=offer["kind"], level=offer["level"]))
-            levels[offer["kind"]] = offer["level"]
-            options = {**options, "sacrifice_tiles": [t for t in options["sacrifice_tiles"] if t["kind"] != offer["kind"]]}
-            budget -= offer["cost"]
+            chosen.append(cmd.SacrificeTile(kind=picked.kind, level=picked.level))
+            levels[picked.kind] = picked.level
+            tiles = [t for t in tiles if t.kind != picked.kind]
+            budget -= picked.cost
         else:
-            chosen.append(cmd.Reserve(piece=offer, count=1))
-            reserve[offer] -= 1
+            chosen.append(cmd.Reserve(piece=picked, count=1))
+            reserve[picked] -= 1
             budget -= 1
     if placing and budget > 0:
         chosen += _buy_placements(state, seat, chosen, budget, rnd)
     return chosen
 
 
-def _buy_placements(state, seat, chosen, budget, rnd) -> list:
+def _buy_placements(
+    state: State, seat: int, chosen: list[cmd.Purchase], budget: int, rnd: random.Random
+) -> list[cmd.Purchase]:
     planner = Planner(state, seat)
     for p in chosen:
         if isinstance(p, cmd.Reserve):
@@ -94,15 +110,17 @@ def _buy_placements(state, seat, chosen, budget, rnd) -> list:
     return [cmd.PlacePiece(piece=p, hex=h) for p, h, _ in _random_placements(planner, budget, rnd)]
 
 
-def _buy(state: State, seat: int, options: dict, rnd: random.Random) -> cmd.Buy:
-    money = {card: rnd.randint(0, n) for card, n in options["money_cards"].items()}
+def _buy(state: State, seat: int, options: PantheonBuyBlock, rnd: random.Random) -> cmd.Buy:
+    money = {card: rnd.randint(0, n) for card, n in options.money_cards.items()}
     money = {c: n for c, n in money.items() if n}
-    budget = sum(MONEY_VALUE[c] * n for c, n in money.items()) + options["stonkus"]
+    budget = sum(MONEY_VALUE[c] * n for c, n in money.items()) + options.stonkus
     if budget == 0:
-        card = rnd.choice(sorted(options["money_cards"]))
-        money, budget = {card: 1}, MONEY_VALUE[card] + options["stonkus"]
-    priced = {**options, "sacrifice_tiles": [t for t in options["sacrifice_tiles"] if t["cost"] <= budget]}
-    return cmd.Buy(seat=seat, money=money, purchases=_purchases(priced, budget, rnd, True, state, seat))
+        card = rnd.choice(sorted(options.money_cards))
+        money, budget = {card: 1}, MONEY_VALUE[card] + options.stonkus
+    priced = [t for t in options.sacrifice_tiles if t.cost <= budget]
+    return cmd.Buy(
+        seat=seat, money=money, purchases=_purchases(priced, options.reserve, budget, rnd, True, state, seat)
+    )
 
 
 def _draw(state: State, seat: int, rnd: random.Random) -> cmd.DrawCard:
@@ -110,7 +128,7 @@ def _draw(state: State, seat: int, rnd: random.Random) -> cmd.DrawCard:
     return cmd.DrawCard(seat=seat, slot=rnd.choice(sources))
 
 
-def _action(state: State, seat: int, rnd: random.Random):
+def _action(state: State, seat: int, rnd: random.Random) -> cmd.Command:
     me = state.seats[seat]
     gods = components_of(state).gods
     stonkus = stonkus_money(state, me)
@@ -123,14 +141,12 @@ def _action(state: State, seat: int, rnd: random.Random):
     if kind == "draw":
         return _draw(state, seat, rnd)
     if kind == "buy":
-        money = {c: me.hand[CARD_INDEX[c]] for c in MONEY_CARDS if me.hand[CARD_INDEX[c]]}
-        return _buy(state, seat, {"money_cards": money, "stonkus": stonkus,
-                                  **buy_options(state, seat, budget, False)}, rnd)
+        return _buy(state, seat, buy_options(state, seat, money_cards(state, seat), stonkus, budget, False), rnd)
     tile = rnd.choice(payable)
     return cmd.GainGod(seat=seat, tile=tile, sacrifice=rnd.choice(payment_options(me, gods[tile])))
 
 
-def random_command(state: State, seat: int, rnd: random.Random):
+def random_command(state: State, seat: int, rnd: random.Random) -> cmd.Command:
     """A uniformly random legal command for the awaited seat."""
     d = state.agenda[0].kind
     if d == "action":
@@ -143,34 +159,46 @@ def random_command(state: State, seat: int, rnd: random.Random):
         return _draw(state, seat, rnd)
     o = legal_options(state, seat)
     if d == "extra_action":
-        return rnd.choice([cmd.UseTraitera(seat=seat), cmd.Pass(seat=seat)])
+        either: list[cmd.Command] = [cmd.UseTraitera(seat=seat), cmd.Pass(seat=seat)]
+        return rnd.choice(either)
     if d == "gallia":
-        return cmd.GalliaChoice(seat=seat, choice=rnd.choice(o["choices"]))
+        return cmd.GalliaChoice(seat=seat, choice=cast(GalliaPick, rnd.choice(present(o.choices))))
     if d == "gallia_gain":
-        choices = [cmd.GainGod(seat=seat, tile=o["tile"], sacrifice=p) for p in o["payments"]]
+        choices: list[cmd.Command] = [
+            cmd.GainGod(seat=seat, tile=present(o.tile), sacrifice=p) for p in present(o.payments)
+        ]
         return rnd.choice(choices + [cmd.Pass(seat=seat)])
     if d == "discard":
-        hand = [c for c in CARDS for _ in range(o["hand"].get(c, 0))]
+        hand = [c for c in CARDS for _ in range(present(o.hand).get(c, 0))]
         chosen: dict[str, int] = {}
-        for c in rnd.sample(hand, o["count"]):
+        for c in rnd.sample(hand, present(o.count)):
             chosen[c] = chosen.get(c, 0) + 1
         return cmd.Discard(seat=seat, cards=chosen)
     if d == "exchange":
-        gives = [g for g in ("foot", "column") if o[g] > 0]
+        counts: dict[Piece, int] = {"foot": present(o.foot), "column": present(o.column)}
+        gives = [g for g in counts if counts[g] > 0]
         if not gives or rnd.random() < 0.5:
             return cmd.Pass(seat=seat)
         give = rnd.choice(gives)
-        return cmd.Exchange(seat=seat, give=give, count=rnd.randint(1, o[give]))
+        return cmd.Exchange(seat=seat, give=give, count=rnd.randint(1, counts[give]))
     if d == "sacrifice":
-        kinds = [cmd.ImproveSacrifice(seat=seat, kind=k) for k in o["kinds"]]
-        return rnd.choice(kinds + ([cmd.Pass(seat=seat)] if o["optional"] else []))
+        kinds: list[cmd.Command] = [cmd.ImproveSacrifice(seat=seat, kind=cast(Sacrifice, k)) for k in present(o.kinds)]
+        return rnd.choice(kinds + ([cmd.Pass(seat=seat)] if o.optional else []))
     if d == "cartago":
-        return cmd.Spend(seat=seat, purchases=_purchases(o, o["budget"], rnd, False, state, seat))
+        tiles, offer, budget = present(o.sacrifice_tiles), present(o.reserve), present(o.budget)
+        return cmd.Spend(seat=seat, purchases=_purchases(tiles, offer, budget, rnd, False, state, seat))
     if d == "choose_bonus":
-        return cmd.ChooseBonus(seat=seat, tile=rnd.choice(o["tiles"]))
+        return cmd.ChooseBonus(seat=seat, tile=rnd.choice(present(o.tiles)))
     if d == "bonus_column":
-        return cmd.PlaceColumn(seat=seat, hex=tuple(rnd.choice(o["hexes"])))
+        q, r = rnd.choice(present(o.hexes))
+        return cmd.PlaceColumn(seat=seat, hex=(q, r))
     if d == "reserve_choice":
-        return cmd.ChooseReserve(seat=seat, piece=rnd.choice(o["pieces"]))
+        return cmd.ChooseReserve(seat=seat, piece=cast(Piece, rnd.choice(present(o.pieces))))
     raise AssertionError(f"no random choice for decision {d!r}")
 
+
+def random_options(players: int, rnd: random.Random) -> cmd.Options:
+    """Options of a random game (for simulations): starting material and bonus tiles at random."""
+    return cmd.Options(
+        players=players, start_material=rnd.choice(["bsw", "rulebook"]), bonus_tiles=rnd.choice(["draft", "random"])
+    )

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from domain.kernel import DomainError
 
 from .board import Board, load_board
-from .commands import Hex, PlacePiece, Purchase, Reserve, SacrificeTile
+from .commands import Hex, Place, PlacePiece, Purchase, Reserve, SacrificeTile
 from .components import Components, GodsTile, load_components
 from .state import SeatState, State
 from .vocabulary import (
@@ -22,6 +22,7 @@ from .vocabulary import (
     PIECE_CODE,
     SACRIFICE_INDEX,
     SACRIFICES,
+    Sacrifice,
     god_of,
 )
 
@@ -85,8 +86,9 @@ def require_in_hand(seat: SeatState, counts: list[int]) -> None:
             raise DomainError("cards_not_in_hand", "You do not hold the cards you want to play.")
 
 
-def chain_route(route: set[int], start: int, neighbors: tuple[tuple[int, ...], ...],
-                is_own_column: Callable[[int], bool]) -> list[int]:
+def chain_route(
+    route: set[int], start: int, neighbors: tuple[tuple[int, ...], ...], is_own_column: Callable[[int], bool]
+) -> list[int]:
     """Add `start` to the route, and every own column chained to it by adjacency; the hexes added."""
     route.add(start)
     added = [start]
@@ -120,7 +122,12 @@ class Planner:
         """An independent copy, to try further placements on without changing this one."""
         twin = object.__new__(Planner)
         twin.__dict__.update(self.__dict__)  # the state, board and the others' hexes are shared, never changed
-        twin.route, twin.reserve, twin.added, twin.loot = set(self.route), list(self.reserve), dict(self.added), list(self.loot)
+        twin.route, twin.reserve, twin.added, twin.loot = (
+            set(self.route),
+            list(self.reserve),
+            dict(self.added),
+            list(self.loot),
+        )
         if self._frontier is not None:
             twin._frontier = set(self._frontier)
         return twin
@@ -176,7 +183,9 @@ class Planner:
         if jump:
             self._check_jump(piece, index)
         elif piece == FOOT and not any(n in self.route for n in self.board.neighbors[index]):
-            raise DomainError("not_connected", "A foot must go next to your route (the temple or your connected pieces).")
+            raise DomainError(
+                "not_connected", "A foot must go next to your route (the temple or your connected pieces)."
+            )
         elif piece == COLUMN and not any(
             n in self.route and self._own_on(n) == FOOT for n in self.board.neighbors[index]
         ):
@@ -189,7 +198,10 @@ class Planner:
         if self.jumps <= 0:
             raise DomainError("no_jump_left", "You have no Gaiviles jump left in this movement.")
         if not self._can_jump_to(index):
-            raise DomainError("illegal_jump", "A jump goes two hexes in a straight line from your route over a hex holding another seat's piece.")
+            raise DomainError(
+                "illegal_jump",
+                "A jump goes two hexes in a straight line from your route over a hex holding another seat's piece.",
+            )
 
     def apply(self, piece: int, index: int, jump: bool = False) -> None:
         """Record a checked placement in the scratch copy."""
@@ -216,8 +228,9 @@ class Planner:
         jump_targets: set[int] = set()
         if self.jumps > 0 and feet_ok:
             self._others_on(-1)  # builds the set of hexes holding another seat's piece
+            others = self._others or set()
             for r in route:
-                jump_targets.update(t for over, t in self.board.jumps[r] if over in self._others)
+                jump_targets.update(t for over, t in self.board.jumps[r] if over in others)
         found = []
         temple = self.state.temple
         for index in sorted(candidates | jump_targets if jump_targets else candidates):
@@ -231,8 +244,10 @@ class Planner:
             else:
                 cost = 1
             if hexes[index].column:
-                if columns_ok and index in candidates and any(
-                    n in route and self._own_on(n) == FOOT for n in neighbors[index]
+                if (
+                    columns_ok
+                    and index in candidates
+                    and any(n in route and self._own_on(n) == FOOT for n in neighbors[index])
                 ):
                     found.append((COLUMN, index, cost, False))
             elif feet_ok:
@@ -242,11 +257,13 @@ class Planner:
         return found
 
 
-def plan_placements(state: State, seat: int, placements, budget: int, *, jumps: int) -> tuple[Planner, list[int]]:
+def plan_placements(
+    state: State, seat: int, placements: Iterable[Place], budget: int, *, jumps: int
+) -> tuple[Planner, list[int]]:
     """Check a whole sequence of placements; the planner and the cost of each."""
     board = board_of(state)
     planner = Planner(state, seat, jumps=jumps)
-    costs = []
+    costs: list[int] = []
     for p in placements:
         piece, index = PIECE_CODE[p.piece], hex_index(board, p.hex)
         cost = planner.check(piece, index, p.jump)
@@ -257,7 +274,7 @@ def plan_placements(state: State, seat: int, placements, budget: int, *, jumps: 
     return planner, costs
 
 
-def sacrifice_options(seat: SeatState) -> list[str]:
+def sacrifice_options(seat: SeatState) -> list[Sacrifice]:
     """Kinds a sacrifice step could improve: a new level-1 tile or one level up."""
     return [kind for i, kind in enumerate(SACRIFICES) if seat.sacrifice[i] < MAX_LEVEL]
 
@@ -303,8 +320,9 @@ def _payments(requires: tuple[int, ...], levels: tuple[int, ...], cards: tuple[i
 
 def payment_options(seat: SeatState, tile: GodsTile, first_only: bool = False) -> list[dict[str, int]]:
     """Every least payment in sacrifice cards for this tile, tiles counted, that the hand can make."""
-    return [{SACRIFICES[k]: n for k, n in enumerate(pay) if n}
-            for pay in sorted(_least_payments(seat, tile, first_only))]
+    return [
+        {SACRIFICES[k]: n for k, n in enumerate(pay) if n} for pay in sorted(_least_payments(seat, tile, first_only))
+    ]
 
 
 def is_least_payment(seat: SeatState, tile: GodsTile, pay: dict[str, int], first_only: bool = False) -> bool:
@@ -321,7 +339,10 @@ def check_payment(seat: SeatState, tile: GodsTile, sacrifice: dict[str, int], fi
     if not is_least_payment(seat, tile, pay, first_only):
         need = "-".join(str(n) for n in (tile.requires[:1] if first_only else tile.requires))
         extra = " with cards only" if tile.cards_only else ""
-        raise DomainError("sacrifice_not_met", f"{tile.id} needs {need} sacrifices of different kinds{extra}; that payment is not an exact one you can make.")
+        raise DomainError(
+            "sacrifice_not_met",
+            f"{tile.id} needs {need} sacrifices of different kinds{extra}; that payment is not an exact one you can make.",
+        )
 
 
 def money_of(counts: list[int]) -> int:
@@ -329,8 +350,9 @@ def money_of(counts: list[int]) -> int:
     return counts[5] + 2 * counts[6] + 3 * counts[7] + 4 * counts[8] + 5 * counts[9]
 
 
-def price_purchases(state: State, seat: int, purchases: list[Purchase], budget: int,
-                    *, placing: bool) -> tuple[list[int], Planner]:
+def price_purchases(
+    state: State, seat: int, purchases: list[Purchase], budget: int, *, placing: bool
+) -> tuple[list[int], Planner]:
     """Check purchases in order against the budget; their costs and the placement planner."""
     comps = components_of(state)
     me = state.seats[seat]
@@ -345,7 +367,9 @@ def price_purchases(state: State, seat: int, purchases: list[Purchase], budget: 
             cost = _reserve_cost(general, planner, p)
         elif isinstance(p, PlacePiece):
             if not placing:
-                raise DomainError("no_placing", "Cartago's money cannot place pieces: the temple is not on the board yet.")
+                raise DomainError(
+                    "no_placing", "Cartago's money cannot place pieces: the temple is not on the board yet."
+                )
             piece, index = PIECE_CODE[p.piece], hex_index(planner.board, p.hex)
             cost = planner.check(piece, index)
             planner.apply(piece, index)
@@ -360,7 +384,9 @@ def _sacrifice_cost(comps: Components, levels: list[int], p: SacrificeTile) -> i
     if not 1 <= p.level <= MAX_LEVEL:
         raise DomainError("bad_level", "Sacrifice tiles have levels 1 to 4.")
     if p.level <= levels[i]:
-        raise DomainError("not_an_upgrade", f"You already have a {p.kind} tile at level {levels[i]}; you can only buy a higher level.")
+        raise DomainError(
+            "not_an_upgrade", f"You already have a {p.kind} tile at level {levels[i]}; you can only buy a higher level."
+        )
     cost = comps.price(p.level) - comps.price(levels[i])
     levels[i] = p.level
     return cost
@@ -371,7 +397,9 @@ def _reserve_cost(general: list[int], planner: Planner, p: Reserve) -> int:
     if p.count < 1:
         raise DomainError("bad_count", "Buy at least one piece.")
     if general[piece] < p.count:
-        raise DomainError("general_reserve_empty", f"The general reserve has only {general[piece]} of your {p.piece}s left.")
+        raise DomainError(
+            "general_reserve_empty", f"The general reserve has only {general[piece]} of your {p.piece}s left."
+        )
     general[piece] -= p.count
     planner.reserve[piece] += p.count
     return p.count
@@ -383,4 +411,3 @@ def route_at_epoch_start(state: State, seat: int, temple: int) -> set[int]:
     own = set(state.seats[seat].columns_on_board)
     chain_route(route, temple, board_of(state).neighbors, own.__contains__)
     return route
-

@@ -28,7 +28,9 @@ class SeatState(msgspec.Struct, kw_only=True):
     bonus_used: bool = False  # its effect has been resolved
     feet_on_board: list[int] = []
     columns_on_board: list[int] = []
-    route: set[int] = set()
+    # the hexes of the route, ascending: a list, since a set's encoding follows its hash layout, which
+    # decoding does not restore (a fork's first event, which holds the state, must export unchanged)
+    route: list[int] = []
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -70,9 +72,9 @@ class State(msgspec.Struct, kw_only=True):
 
 
 def _clone_seat(seat: SeatState) -> SeatState:
-    c = seat.__copy__()
+    c: SeatState = seat.__copy__()  # type: ignore[attr-defined]  # a C-speed shallow copy (not in msgspec's stubs)
     c.hand, c.sacrifice, c.gods, c.half_gods = seat.hand[:], seat.sacrifice[:], seat.gods[:], seat.half_gods[:]
-    c.tiles, c.loot, c.route = seat.tiles[:], seat.loot[:], set(seat.route)
+    c.tiles, c.loot, c.route = seat.tiles[:], seat.loot[:], seat.route[:]
     c.feet_on_board, c.columns_on_board = seat.feet_on_board[:], seat.columns_on_board[:]
     return c
 
@@ -81,7 +83,7 @@ def clone(state: State) -> State:
     """A deep copy of the state (hand-written for speed: decide clones once per command).
 
     Every mutable field must be copied here; a test walks the fields to make sure none is shared."""
-    c = state.__copy__()
+    c: State = state.__copy__()  # type: ignore[attr-defined]  # as above
     c.seats = [_clone_seat(seat) for seat in state.seats]
     c.nations_played, c.draw_pile, c.discard = state.nations_played[:], state.draw_pile[:], state.discard[:]
     c.display, c.special_money = state.display[:], state.special_money[:]

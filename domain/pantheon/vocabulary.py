@@ -9,28 +9,46 @@ NATIONS = ("gallia", "germania", "graecia", "aegyptus", "persia", "iberia", "rom
 EPOCHS = 6
 SCORING_EPOCHS = (3, 6)
 
-SACRIFICES = ("priest", "dancer", "temple", "offering")
-SACRIFICE_INDEX = {kind: i for i, kind in enumerate(SACRIFICES)}
+Piece = Literal["foot", "column"]
+Sacrifice = Literal["priest", "dancer", "temple", "offering"]
+GalliaPick = Literal["draw", "reveal"]
+
+SACRIFICES: tuple[Sacrifice, ...] = ("priest", "dancer", "temple", "offering")
+SACRIFICE_INDEX: dict[str, int] = {kind: i for i, kind in enumerate(SACRIFICES)}
 MAX_LEVEL = 4
 
 # A hand, the draw pile and the discard pile are counts over these card types, in this order.
 CARDS = (
-    "movement", "priest", "dancer", "temple", "offering",
-    "money", "money_2", "money_3", "money_4", "money_5",
+    "movement",
+    "priest",
+    "dancer",
+    "temple",
+    "offering",
+    "money",
+    "money_2",
+    "money_3",
+    "money_4",
+    "money_5",
 )
 CARD_INDEX = {card: i for i, card in enumerate(CARDS)}
 MOVEMENT = CARD_INDEX["movement"]
 MONEY_CARDS = ("money", "money_2", "money_3", "money_4", "money_5")
 MONEY_VALUE = {"money": 1, "money_2": 2, "money_3": 3, "money_4": 4, "money_5": 5}
 EMPTY_SLOT = -1
-
-Piece = Literal["foot", "column"]
 FOOT, COLUMN = 0, 1
 PIECE_CODE = {"foot": FOOT, "column": COLUMN}
 
 GODS = (
-    "surparit", "plaesiris", "taksator", "depraccus", "vinthrad",
-    "gaiviles", "stonkus", "gadicea", "pietalte", "traitera",
+    "surparit",
+    "plaesiris",
+    "taksator",
+    "depraccus",
+    "vinthrad",
+    "gaiviles",
+    "stonkus",
+    "gadicea",
+    "pietalte",
+    "traitera",
 )
 MOVEMENT_STEPS_PER_CARD = 2
 BIG_FOOT_STEPS = 1
@@ -65,6 +83,7 @@ def column_points(columns: int) -> int:
     if columns >= 4:
         return columns * 2
     return columns
+
 
 # Hot paths index hands directly: sacrifice cards are CARDS[1:5], money cards CARDS[5:10].
 assert CARDS[1:5] == SACRIFICES and CARDS[5:10] == MONEY_CARDS

@@ -4,13 +4,36 @@ choices in that order. The rules it enforces: shared/spec/pergamon-rules.md and 
 
 from __future__ import annotations
 
+from domain.forks import forkable
 from domain.kernel import Awaiting, Decider
+from domain.plugin import Game
 
+from . import decide as _decide
+from . import evolve as _evolve
+from . import views as _views
+from .bots import PERGAMON_BOTS
+from .choices import choices
 from .commands import Command, PergamonOptions
+from .components import EDITIONS
+from .contract import CONTRACT
 from .events import Event
-from .fork import AnyCommand, AnyEvent, apply, decide, evolve, evolve_all, fork_command, redact
+from .fork import FORKS, AnyCommand, AnyEvent
+from .invariants import check_invariants
+from .options import legal_options
+from .random_play import random_command, random_options
 from .state import State
-from .views import public_view, seat_view
+from .svg import render_board
+from .views import outcome, public_view, seat_view
+
+# decide, evolve, apply and redact, taking the platform's forks of running games too
+RULES = forkable(
+    FORKS,
+    decide=_decide.decide,
+    evolve=_evolve.evolve,
+    evolve_all=_evolve.evolve_all,
+    apply=_decide.apply,
+    redact=_views.redact,
+)
 
 
 def initial_state() -> State | None:
@@ -28,33 +51,46 @@ def is_terminal(state: State | None) -> bool:
     return state is not None and state.finished
 
 
-def outcome(state: State | None) -> dict | None:
-    """The winners, every seat's VP (`scores`) and place (R21), once the game is over."""
-    if not is_terminal(state):
-        return None
-    return {"winners": list(state.winners), "scores": [seat.vp for seat in state.seats], "places": list(state.places)}
-
-
 def scores(state: State, revealed: bool) -> list[int | None]:
     """Every seat's VP as a spectator may see them (None while secret, R26), or all once `revealed`."""
     shown = revealed or state.finished or state.options.vp_visibility == "open"
     return [seat.vp if shown else None for seat in state.seats]
 
 
-def _decider() -> Decider:
-    from .bots import PERGAMON_BOTS
-    from .choices import choices
-    from .options import legal_options
-    return Decider(
-        kind="pergamon", initial_state=initial_state, decide=decide, evolve=evolve, awaited=awaited,
-        legal_options=legal_options, public_view=public_view, seat_view=seat_view, redact=redact,
-        is_terminal=is_terminal, outcome=outcome, command_type=AnyCommand, event_type=AnyEvent,
-        apply=apply, evolve_all=evolve_all, bots=PERGAMON_BOTS, fork_command=fork_command, choices=choices,
-        scores=scores,
-    )
-
-
-PERGAMON = _decider()
+PERGAMON = Decider(
+    kind="pergamon",
+    initial_state=initial_state,
+    decide=RULES.decide,
+    evolve=RULES.evolve,
+    awaited=awaited,
+    legal_options=legal_options,
+    public_view=public_view,
+    seat_view=seat_view,
+    redact=RULES.redact,
+    is_terminal=is_terminal,
+    outcome=outcome,
+    command_type=AnyCommand,
+    event_type=AnyEvent,
+    apply=RULES.apply,
+    evolve_all=RULES.evolve_all,
+    bots=PERGAMON_BOTS,
+    fork_command=RULES.fork_command,
+    choices=choices,
+    scores=scores,
+)
 Options = PergamonOptions
 
-__all__ = ["PERGAMON", "Command", "Event", "Options", "PergamonOptions", "State"]
+# What the registry (domain.games) hosts.
+GAME = Game(
+    decider=PERGAMON,
+    engine="pergamon-engine/1",
+    players=(2, 3, 4),
+    random_options=random_options,
+    random_command=random_command,
+    invariants=check_invariants,
+    render_board=render_board,
+    editions=EDITIONS,
+    contract=CONTRACT,
+)
+
+__all__ = ["GAME", "PERGAMON", "Command", "Event", "Options", "PergamonOptions", "State"]

@@ -7,6 +7,7 @@ import functools
 import json
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from .vocabulary import TYPES
 
@@ -74,29 +75,34 @@ class Components:
         return self.museum_vp[space - 1]
 
 
-def _read(edition: str) -> dict:
+def _read(edition: str) -> dict[str, Any]:
     if edition not in EDITIONS:
         raise ValueError(f"unknown Pergamon edition {edition!r}")
     text = resources.files("domain.pergamon").joinpath("data", edition, "components.json").read_text("utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_components(edition: str = "house-1") -> Components:
     """The validated component data of an edition (ValueError when the file breaks a rule)."""
     raw = _read(edition)
     cards = sorted(raw["funding_cards"], key=lambda c: c["value"])
     comps = Components(
         edition=raw["edition"],
-        tiles={t["id"]: Tile(t["id"], t["century"], t["number"], t["left"], t["right"])
-               for t in sorted(raw["tiles"], key=lambda t: t["id"])},
+        tiles={
+            t["id"]: Tile(t["id"], t["century"], t["number"], t["left"], t["right"])
+            for t in sorted(raw["tiles"], key=lambda t: t["id"])
+        },
         card_copies=tuple(c["copies"] for c in cards),
         card_backs=tuple(c["back"] for c in cards),
         track={s["space"]: Space(s["space"], s["ask"], s["depth"], s["symbol"]) for s in raw["funding_track"]},
         tomb_raider_spaces={t["backs"]: t["space"] for t in raw["tomb_raider_spaces"]},
         gallery_capacity=_one_capacity(raw["galleries"]),
-        calendar={r["round"]: Round(r["round"], r["stack"], r["evaluation"], r["award"], r["drop"],
-                                    tuple(r["final_bonus"])) for r in raw["calendar"]},
+        calendar={
+            r["round"]: Round(r["round"], r["stack"], r["evaluation"], r["award"], r["drop"], tuple(r["final_bonus"]))
+            for r in raw["calendar"]
+        },
         museum_vp=tuple(m["vp"] for m in sorted(raw["museum"], key=lambda m: m["space"])),
         constants={c["name"]: c["value"] for c in raw["constants"]},
     )
@@ -106,8 +112,8 @@ def load_components(edition: str = "house-1") -> Components:
     return comps
 
 
-def _one_capacity(galleries: list[dict]) -> int:
-    capacities = {g["capacity"] for g in galleries}
+def _one_capacity(galleries: list[dict[str, Any]]) -> int:
+    capacities: set[int] = {g["capacity"] for g in galleries}
     if len(capacities) != 1 or [g["gallery"] for g in galleries] != [1, 2, 3, 4, 5]:
         raise ValueError("the galleries must be I..V with one capacity")
     for g in galleries:
@@ -130,12 +136,23 @@ def _tile_problems(comps: Components) -> list[str]:
     return problems
 
 
-def validate(raw: dict, comps: Components) -> list[str]:
+def validate(raw: dict[str, Any], comps: Components) -> list[str]:
     """Every rule of components §11 the data breaks, as sentences."""
     problems = _tile_problems(comps)
-    if any("provenance" not in entry for key in ("tiles", "funding_cards", "funding_track", "tomb_raider_spaces",
-                                                  "galleries", "calendar", "museum", "constants")
-           for entry in raw[key]):
+    if any(
+        "provenance" not in entry
+        for key in (
+            "tiles",
+            "funding_cards",
+            "funding_track",
+            "tomb_raider_spaces",
+            "galleries",
+            "calendar",
+            "museum",
+            "constants",
+        )
+        for entry in raw[key]
+    ):
         problems.append("every entry names its provenance")
     track = [comps.track[s] for s in sorted(comps.track)]
     if [s.space for s in track] != list(range(1, 14)):

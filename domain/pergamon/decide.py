@@ -4,6 +4,7 @@ Each refusal is a DomainError with a stable code (rules §9) and a sentence nami
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -32,8 +33,7 @@ def decide(state: State | None, command: cmd.Command, rng: Rng) -> list[ev.Event
     command = _validated(command)
     if isinstance(command, cmd.PergamonCreateGame):
         return _create(state, command.options, rng)
-    _check_awaited(state, command)
-    ctx = Context(state, rng)
+    ctx = Context(_check_awaited(state, command), rng)
     HANDLERS[type(command)](ctx, command)
     advance(ctx)
     return ctx.events
@@ -49,9 +49,9 @@ def apply(state: State | None, command: cmd.Command, rng: Rng) -> tuple[State, l
         new = None
         for event in events:
             new = evolve(new, event)
+        assert new is not None, "a created game has a state"
         return new, events
-    _check_awaited(state, command)
-    ctx = Context(state, rng, in_place=True)
+    ctx = Context(_check_awaited(state, command), rng, in_place=True)
     HANDLERS[type(command)](ctx, command)
     advance(ctx)
     return ctx.s, ctx.events
@@ -62,35 +62,49 @@ _PACK = msgspec.msgpack.Encoder()
 _COMMAND = msgspec.msgpack.Decoder(cmd.Command)
 
 
-def _validated(command):
+def _validated(command: cmd.Command) -> cmd.Command:
     """The command with every field's type checked: a malformed command is a domain error."""
     try:
-        return _COMMAND.decode(_PACK.encode(command))
+        checked: cmd.Command = _COMMAND.decode(_PACK.encode(command))
+        return checked
     except (msgspec.ValidationError, msgspec.DecodeError, TypeError, OverflowError) as error:
         raise DomainError("malformed_command", f"The command is malformed: {error}.") from None
 
 
-_ANSWERS = {cmd.ArrangeFinds: ARRANGE_FINDS, cmd.ChooseFundingSpace: CHOOSE_FUNDING_SPACE,
-            cmd.Excavate: EXCAVATE, cmd.SkipExcavation: EXCAVATE, cmd.Exhibit: EXHIBIT,
-            cmd.FinishExhibiting: EXHIBIT, cmd.Store: STORE}
+_ANSWERS: dict[type, str] = {
+    cmd.ArrangeFinds: ARRANGE_FINDS,
+    cmd.ChooseFundingSpace: CHOOSE_FUNDING_SPACE,
+    cmd.Excavate: EXCAVATE,
+    cmd.SkipExcavation: EXCAVATE,
+    cmd.Exhibit: EXHIBIT,
+    cmd.FinishExhibiting: EXHIBIT,
+    cmd.Store: STORE,
+}
 
 
-def _check_awaited(state: State | None, command) -> None:
+def _check_awaited(state: State | None, command: cmd.SeatCommand) -> State:
+    """The state, if it awaits this command's seat and decision (else a DomainError)."""
     if state is None:
         raise DomainError("no_game", "Create the game before sending commands to it.")
     if state.finished:
         raise DomainError("game_over", "The game is over; it takes no more commands.")
     if not 0 <= command.seat < state.players:
-        raise DomainError("not_your_turn", f"This game has seats 0 to {state.players - 1}; it awaits seat {state.awaiting}.")
+        raise DomainError(
+            "not_your_turn", f"This game has seats 0 to {state.players - 1}; it awaits seat {state.awaiting}."
+        )
     if command.seat != state.awaiting:
         raise DomainError("not_your_turn", f"The game awaits seat {state.awaiting}, not seat {command.seat}.")
     if _ANSWERS[type(command)] != state.decision:
         tag = type(command).__struct_config__.tag
-        raise DomainError("wrong_decision", f"Seat {state.awaiting} must now decide '{state.decision}'; "
-                                            f"a '{tag}' command does not answer that (§9).")
+        raise DomainError(
+            "wrong_decision",
+            f"Seat {state.awaiting} must now decide '{state.decision}'; a '{tag}' command does not answer that (§9).",
+        )
+    return state
 
 
 # --- creation (§2, §3) --------------------------------------------------------------------------
+
 
 def _create(state: State | None, options: cmd.PergamonOptions, rng: Rng) -> list[ev.Event]:
     if state is not None:
@@ -103,13 +117,14 @@ def _create(state: State | None, options: cmd.PergamonOptions, rng: Rng) -> list
         raise DomainError("bad_options", f"first_seat must be 'random' or a seat 0..{options.players - 1} (R1).")
     first = rng.randbelow(options.players) if options.first_seat == "random" else options.first_seat
     ctx = Context.__new__(Context)
-    ctx.s, ctx.rng, ctx.events = None, rng, []
+    ctx.s, ctx.rng, ctx.events = None, rng, []  # type: ignore[assignment]  # the first event makes the state
     ctx.emit(ev.PergamonGameCreated(options=options, first_player=first))
     advance(ctx)
     return ctx.events
 
 
 # --- the decisions (§5, §8.2) -------------------------------------------------------------------
+
 
 def _arrange(ctx: Context, c: cmd.ArrangeFinds) -> None:
     s, comps = ctx.s, components_of(ctx.s)
@@ -118,7 +133,9 @@ def _arrange(ctx: Context, c: cmd.ArrangeFinds) -> None:
         raise DomainError("bad_arrangement", f"Arrange exactly this round's finds: {sorted(drawn)} (§8.2).")
     centuries = [comps.tiles[t].century for t in c.order]
     if centuries != sorted(centuries):
-        raise DomainError("bad_arrangement", "Centuries must not decrease: you order only tiles of the same century (R25).")
+        raise DomainError(
+            "bad_arrangement", "Centuries must not decrease: you order only tiles of the same century (R25)."
+        )
     ctx.emit(ev.FindsArranged(seat=c.seat, order=list(c.order)))
 
 
@@ -127,7 +144,9 @@ def _choose_space(ctx: Context, c: cmd.ChooseFundingSpace) -> None:
     if c.space not in comps.track:
         raise DomainError("no_such_space", f"The funding track has spaces 1..{len(comps.track)} (§5.2).")
     if c.space == s.tomb_raider or c.space in s.figures.values():
-        raise DomainError("space_occupied", f"Space {c.space} already holds a figure; at most one figure stands on a space.")
+        raise DomainError(
+            "space_occupied", f"Space {c.space} already holds a figure; at most one figure stands on a space."
+        )
     ctx.emit(ev.FundingSpaceChosen(seat=c.seat, space=c.space))
 
 
@@ -139,8 +158,10 @@ def _excavate(ctx: Context, c: cmd.Excavate) -> None:
     if not s.galleries[c.gallery - 1]:
         raise DomainError("gallery_empty", f"Gallery {c.gallery} holds no tile (R11).")
     if s.seats[c.seat].coins < c.gallery:
-        raise DomainError("insufficient_coins", f"Excavating gallery {c.gallery} costs {c.gallery} coins; you have "
-                                                f"{s.seats[c.seat].coins} (R11).")
+        raise DomainError(
+            "insufficient_coins",
+            f"Excavating gallery {c.gallery} costs {c.gallery} coins; you have {s.seats[c.seat].coins} (R11).",
+        )
     ctx.emit(ev.Excavated(seat=c.seat, gallery=c.gallery, cost=c.gallery, tiles=list(s.galleries[c.gallery - 1])))
 
 
@@ -154,21 +175,31 @@ def _check_polish(ctx: Context, c: cmd.Exhibit, base: int) -> None:
     if c.polish < 0:
         raise DomainError("bad_polish", "Polish is a number of coins, 0 or more (§5.3.2).")
     if limit is not None and c.polish > limit:
-        raise DomainError("polish_over_limit", f"Polish is at most {limit} coins per collection before the last round (R15).")
+        raise DomainError(
+            "polish_over_limit", f"Polish is at most {limit} coins per collection before the last round (R15)."
+        )
     if c.polish > 0 and base + c.polish > top:
-        raise DomainError("polish_beyond_24", f"Polish may not take the value above {top}: this row is worth {base} (R15).")
+        raise DomainError(
+            "polish_beyond_24", f"Polish may not take the value above {top}: this row is worth {base} (R15)."
+        )
     if c.polish > s.seats[c.seat].coins:
-        raise DomainError("insufficient_coins", f"You have {s.seats[c.seat].coins} coins, not {c.polish} to polish with.")
+        raise DomainError(
+            "insufficient_coins", f"You have {s.seats[c.seat].coins} coins, not {c.polish} to polish with."
+        )
 
 
 def _check_break_up(ctx: Context, c: cmd.Exhibit) -> None:
     s = ctx.s
     free = free_numerals(s, c.seat)
     if free and c.break_up is not None:
-        raise DomainError("break_up_not_allowed", "You have a free marker pair: a collection is broken up only when all "
-                                                  "three pairs are in use (R17).")
+        raise DomainError(
+            "break_up_not_allowed",
+            "You have a free marker pair: a collection is broken up only when all three pairs are in use (R17).",
+        )
     if not free and c.break_up is None:
-        raise DomainError("break_up_required", "All three of your marker pairs are in use: name the collection to break up (R17).")
+        raise DomainError(
+            "break_up_required", "All three of your marker pairs are in use: name the collection to break up (R17)."
+        )
     if c.break_up is not None and c.break_up not in {k.numeral for k in s.seats[c.seat].collections}:
         raise DomainError("no_such_collection", f"You have no collection {c.break_up} to break up.")
 
@@ -186,9 +217,20 @@ def _exhibit(ctx: Context, c: cmd.Exhibit) -> None:
     pushed = push_down(s, c.seat, space, c.break_up)
     freed = {n for seat, n in pushed if seat == c.seat} | ({c.break_up} if c.break_up is not None else set())
     numeral = min(set(free_numerals(s, c.seat)) | freed)
-    ctx.emit(ev.Exhibited(seat=c.seat, numeral=numeral, tiles=list(c.tiles), polish=c.polish, value=value,
-                          space=space, broken_up=c.break_up, pushed_off=pushed, vp=comps.constants["exhibit_vp"],
-                          secret=s.options.vp_visibility == "secret"))
+    ctx.emit(
+        ev.Exhibited(
+            seat=c.seat,
+            numeral=numeral,
+            tiles=list(c.tiles),
+            polish=c.polish,
+            value=value,
+            space=space,
+            broken_up=c.break_up,
+            pushed_off=pushed,
+            vp=comps.constants["exhibit_vp"],
+            secret=s.options.vp_visibility == "secret",
+        )
+    )
 
 
 def _finish(ctx: Context, c: cmd.FinishExhibiting) -> None:
@@ -205,12 +247,20 @@ def _store(ctx: Context, c: cmd.Store) -> None:
         raise DomainError("tile_not_loose", f"Tile {missing[0]} is not one of your loose tiles.")
     fee = storage_fee(comps, len(loose) - len(c.discard))
     if s.seats[c.seat].coins < fee:
-        raise DomainError("insufficient_coins", f"Keeping {len(loose) - len(c.discard)} tiles costs {fee} coins and you "
-                                                f"have {s.seats[c.seat].coins}: discard more (R18).")
+        raise DomainError(
+            "insufficient_coins",
+            f"Keeping {len(loose) - len(c.discard)} tiles costs {fee} coins and you "
+            f"have {s.seats[c.seat].coins}: discard more (R18).",
+        )
     ctx.emit(ev.Stored(seat=c.seat, discard=sorted(c.discard), fee=fee))
 
 
-HANDLERS: dict[type, Callable[[Context, object], None]] = {
-    cmd.ArrangeFinds: _arrange, cmd.ChooseFundingSpace: _choose_space, cmd.Excavate: _excavate,
-    cmd.SkipExcavation: _skip, cmd.Exhibit: _exhibit, cmd.FinishExhibiting: _finish, cmd.Store: _store,
+HANDLERS: dict[type, Callable[[Context, Any], None]] = {
+    cmd.ArrangeFinds: _arrange,
+    cmd.ChooseFundingSpace: _choose_space,
+    cmd.Excavate: _excavate,
+    cmd.SkipExcavation: _skip,
+    cmd.Exhibit: _exhibit,
+    cmd.FinishExhibiting: _finish,
+    cmd.Store: _store,
 }

@@ -204,8 +204,28 @@ class PergamonGameEnded(_Event, frozen=True, kw_only=True, tag="game_ended"):
 
 
 Event = (
-    PergamonGameCreated | RoundStarted | FindsDrawn | FindsArranged | FindsLaidOut | FundingBacksDrawn
-    | TombRaiderPlaced | FundingSpaceChosen | FundingRevealed | FundsPaidOut | TurnStarted | Excavated
-    | ExcavationSkipped | TombRaiderExcavated | TombRaiderIdle | Exhibited | ExhibitingFinished | Stored
-    | MarkersScored | AwardGiven | MarkersDropped | FinalBonusGiven | RoundEnded | PergamonGameEnded
+    PergamonGameCreated
+    | RoundStarted
+    | FindsDrawn
+    | FindsArranged
+    | FindsLaidOut
+    | FundingBacksDrawn
+    | TombRaiderPlaced
+    | FundingSpaceChosen
+    | FundingRevealed
+    | FundsPaidOut
+    | TurnStarted
+    | Excavated
+    | ExcavationSkipped
+    | TombRaiderExcavated
+    | TombRaiderIdle
+    | Exhibited
+    | ExhibitingFinished
+    | Stored
+    | MarkersScored
+    | AwardGiven
+    | MarkersDropped
+    | FinalBonusGiven
+    | RoundEnded
+    | PergamonGameEnded
 )

@@ -26,9 +26,15 @@ from .vocabulary import (
 def _created(_: State | None, e: ev.PergamonGameCreated) -> State:
     comps = load_components(e.options.edition)
     coins = comps.constants["starting_coins"]
-    return State(options=e.options, seats=[SeatState(coins=coins) for _ in range(e.options.players)],
-                 first_player=e.first_player, unrevealed=sorted(comps.tiles), galleries=[[] for _ in range(5)],
-                 undrawn=list(comps.card_copies), purse=comps.constants["tomb_raider_starting_purse"])
+    return State(
+        options=e.options,
+        seats=[SeatState(coins=coins) for _ in range(e.options.players)],
+        first_player=e.first_player,
+        unrevealed=sorted(comps.tiles),
+        galleries=[[] for _ in range(5)],
+        undrawn=list(comps.card_copies),
+        purse=comps.constants["tomb_raider_starting_purse"],
+    )
 
 
 def _round_started(s: State, e: ev.RoundStarted) -> None:
@@ -145,8 +151,10 @@ def _exhibited(s: State, e: ev.Exhibited) -> None:
     _move_markers(s, e.space, 1)
     used = set(e.tiles)
     me.loose = [t for t in me.loose if t not in used]
-    me.collections = sorted(me.collections + [Collection(numeral=e.numeral, tiles=list(e.tiles), space=e.space, value=e.value)],
-                            key=lambda k: k.numeral)
+    me.collections = sorted(
+        me.collections + [Collection(numeral=e.numeral, tiles=list(e.tiles), space=e.space, value=e.value)],
+        key=lambda k: k.numeral,
+    )
     me.vp += comps.constants["exhibit_vp"]
 
 
@@ -200,14 +208,29 @@ def _game_ended(s: State, e: ev.PergamonGameEnded) -> None:
 
 
 _EVOLVERS: dict[type, Callable[[State, Any], None]] = {
-    ev.RoundStarted: _round_started, ev.FindsDrawn: _finds_drawn, ev.FindsArranged: _finds_arranged,
-    ev.FindsLaidOut: _finds_laid_out, ev.FundingBacksDrawn: _backs_drawn, ev.TombRaiderPlaced: _tomb_raider_placed,
-    ev.FundingSpaceChosen: _space_chosen, ev.FundingRevealed: _revealed, ev.FundsPaidOut: _paid_out,
-    ev.TurnStarted: _turn_started, ev.Excavated: _excavated, ev.ExcavationSkipped: _skipped,
-    ev.TombRaiderExcavated: _tomb_raider_excavated, ev.TombRaiderIdle: _tomb_raider_idle,
-    ev.Exhibited: _exhibited, ev.ExhibitingFinished: _finished_exhibiting, ev.Stored: _stored,
-    ev.MarkersScored: _markers_scored, ev.AwardGiven: _award, ev.MarkersDropped: _dropped,
-    ev.FinalBonusGiven: _final_bonus, ev.RoundEnded: _round_ended, ev.PergamonGameEnded: _game_ended,
+    ev.RoundStarted: _round_started,
+    ev.FindsDrawn: _finds_drawn,
+    ev.FindsArranged: _finds_arranged,
+    ev.FindsLaidOut: _finds_laid_out,
+    ev.FundingBacksDrawn: _backs_drawn,
+    ev.TombRaiderPlaced: _tomb_raider_placed,
+    ev.FundingSpaceChosen: _space_chosen,
+    ev.FundingRevealed: _revealed,
+    ev.FundsPaidOut: _paid_out,
+    ev.TurnStarted: _turn_started,
+    ev.Excavated: _excavated,
+    ev.ExcavationSkipped: _skipped,
+    ev.TombRaiderExcavated: _tomb_raider_excavated,
+    ev.TombRaiderIdle: _tomb_raider_idle,
+    ev.Exhibited: _exhibited,
+    ev.ExhibitingFinished: _finished_exhibiting,
+    ev.Stored: _stored,
+    ev.MarkersScored: _markers_scored,
+    ev.AwardGiven: _award,
+    ev.MarkersDropped: _dropped,
+    ev.FinalBonusGiven: _final_bonus,
+    ev.RoundEnded: _round_ended,
+    ev.PergamonGameEnded: _game_ended,
 }
 
 
@@ -215,6 +238,7 @@ def evolve(state: State | None, event: ev.Event) -> State:
     """The state after the event (the same object, updated in place, except for creation)."""
     if isinstance(event, ev.PergamonGameCreated):
         return _created(state, event)
+    assert state is not None, "every event but the creation follows it"
     _EVOLVERS[type(event)](state, event)
     return state
 

@@ -8,6 +8,7 @@ from domain.kernel import Rng
 
 from . import events as ev
 from .chance import draw_backs, draw_tiles, draw_values
+from .components import Round
 from .evolve import evolve
 from .rules import (
     award,
@@ -36,7 +37,8 @@ class Context:
 
     def __init__(self, state: State, rng: Rng, in_place: bool = False) -> None:
         self.s = state if in_place else clone(state)
-        self.rng, self.events = rng, []
+        self.rng = rng
+        self.events: list[ev.Event] = []
 
     def emit(self, event: ev.Event) -> None:
         self.events.append(event)
@@ -91,15 +93,17 @@ def _start_round(ctx: Context) -> None:
 def _lay_out(ctx: Context) -> None:
     s, comps = ctx.s, components_of(ctx.s)
     if s.finds is None:
-        open_galleries = sum(1 for g in s.galleries if len(g) < comps.gallery_capacity)
-        tiles = draw_tiles(ctx.rng, s.unrevealed, open_galleries)
+        tiles = draw_tiles(ctx.rng, s.unrevealed, sum(1 for g in s.galleries if len(g) < comps.gallery_capacity))
         centuries = [comps.tiles[t].century for t in tiles]
         arranger = s.first_player if s.options.variant_sorting and len(set(centuries)) < len(centuries) else None
-        ctx.emit(ev.FindsDrawn(round=s.round, tiles=tiles, unseen=comps.calendar[s.round].stack - len(tiles),
-                               arranger=arranger))
+        ctx.emit(
+            ev.FindsDrawn(
+                round=s.round, tiles=tiles, unseen=comps.calendar[s.round].stack - len(tiles), arranger=arranger
+            )
+        )
         return
     open_galleries = [g for g in range(1, 6) if len(s.galleries[g - 1]) < comps.gallery_capacity]
-    ctx.emit(ev.FindsLaidOut(tiles=list(s.finds), galleries=open_galleries[:len(s.finds)]))
+    ctx.emit(ev.FindsLaidOut(tiles=list(s.finds), galleries=open_galleries[: len(s.finds)]))
 
 
 def _fund(ctx: Context) -> None:
@@ -142,24 +146,42 @@ def _end_round(ctx: Context) -> None:
     ctx.emit(ev.RoundEnded(round=s.round, next_first_player=order[0], order_spaces=spaces))
     if s.round == comps.rounds:
         places = ranking(ctx.s)
-        ctx.emit(ev.PergamonGameEnded(scores=[seat.vp for seat in ctx.s.seats], places=places,
-                              winners=[i for i, p in enumerate(places) if p == 1]))
+        ctx.emit(
+            ev.PergamonGameEnded(
+                scores=[seat.vp for seat in ctx.s.seats],
+                places=places,
+                winners=[i for i, p in enumerate(places) if p == 1],
+            )
+        )
 
 
-def _evaluate(ctx: Context, entry) -> None:
+def _evaluate(ctx: Context, entry: Round) -> None:
+    award_type = entry.award
+    assert award_type is not None, "an evaluation round has an award (components §3)"
     s, comps = ctx.s, components_of(ctx.s)
-    points = [sum(comps.vp(k.space) for k in seat.collections) for seat in s.seats]
+    points: list[int | None] = [sum(comps.vp(k.space) for k in seat.collections) for seat in s.seats]
     ctx.emit(ev.MarkersScored(round=s.round, points=points, secret=_secret(s)))
-    date, winners = award(ctx.s, entry.award)
-    ctx.emit(ev.AwardGiven(round=s.round, object_type=entry.award, date=date, winners=winners,
-                           vp=comps.constants["award_vp"], secret=_secret(s)))
+    date, winners = award(ctx.s, award_type)
+    ctx.emit(
+        ev.AwardGiven(
+            round=s.round,
+            object_type=award_type,
+            date=date,
+            winners=winners,
+            vp=comps.constants["award_vp"],
+            secret=_secret(s),
+        )
+    )
     if entry.drop:
         removed = [(seat, numeral) for space, seat, numeral in markers(ctx.s) if space - entry.drop < 1]
         ctx.emit(ev.MarkersDropped(round=s.round, drop=entry.drop, removed=removed))
     if entry.final_bonus:
         bonuses = final_bonuses(ctx.s, entry.final_bonus)
-        ctx.emit(ev.FinalBonusGiven(bonuses=[ev.Bonus(seat=seat, date=d, vp=vp) for seat, d, vp in bonuses],
-                                       secret=_secret(s)))
+        ctx.emit(
+            ev.FinalBonusGiven(
+                bonuses=[ev.Bonus(seat=seat, date=d, vp=vp) for seat, d, vp in bonuses], secret=_secret(s)
+            )
+        )
 
 
 def _secret(s: State) -> bool:

@@ -12,19 +12,27 @@ from .vocabulary import EVALUATION, EXCAVATION, FUNDING, OVER
 
 def _tiles(state: State) -> list[str]:
     comps = components_of(state)
-    places = (state.unrevealed + [t for g in state.galleries for t in g] + (state.finds or [])
-              + [t for s in state.seats for t in s.loose] + [t for s in state.seats for k in s.collections for t in k.tiles]
-              + state.box)
+    places = (
+        state.unrevealed
+        + [t for g in state.galleries for t in g]
+        + (state.finds or [])
+        + [t for s in state.seats for t in s.loose]
+        + [t for s in state.seats for k in s.collections for t in k.tiles]
+        + state.box
+    )
     problems = []
     counts = Counter(places)
     if sorted(counts) != sorted(comps.tiles) or set(counts.values()) != {1}:
-        problems.append(f"the 60 tiles are not each in exactly one place ({len(places)} placed, "
-                        f"{sum(1 for n in counts.values() if n > 1)} twice)")
+        problems.append(
+            f"the 60 tiles are not each in exactly one place ({len(places)} placed, "
+            f"{sum(1 for n in counts.values() if n > 1)} twice)"
+        )
     if state.round and state.finds is None and state.phase != "layout":
         expected = comps.constants["tiles_per_stack"] * (comps.rounds - state.round) + state.unseen_box
         if len(state.unrevealed) != expected:
-            problems.append(f"{len(state.unrevealed)} unrevealed tiles after phase 1 of round {state.round}, "
-                            f"not {expected}")
+            problems.append(
+                f"{len(state.unrevealed)} unrevealed tiles after phase 1 of round {state.round}, not {expected}"
+            )
     if any(len(g) > comps.gallery_capacity for g in state.galleries):
         problems.append("a gallery holds more than 4 tiles")
     return problems

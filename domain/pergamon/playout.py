@@ -29,13 +29,13 @@ class GameRecord:
     seed: bytes
     options: cmd.PergamonOptions
     game: str
-    steps: list[tuple[Any, list]] = field(default_factory=list)
+    steps: list[tuple[Any, list[ev.Event]]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
     state: State | None = None
 
     @property
-    def events(self) -> list:
+    def events(self) -> list[ev.Event]:
         return [e for _, events in self.steps for e in events]
 
 
@@ -48,8 +48,14 @@ def game_id(seed: bytes) -> str:
     return "sim-" + hashlib.sha256(b"id|" + seed).hexdigest()[:16]
 
 
-def play_game(seed: bytes, options: cmd.PergamonOptions, rnd: random.Random, *, check: bool = True,
-              policies: dict[int, Policy] | None = None) -> GameRecord:
+def play_game(
+    seed: bytes,
+    options: cmd.PergamonOptions,
+    rnd: random.Random,
+    *,
+    check: bool = True,
+    policies: dict[int, Policy] | None = None,
+) -> GameRecord:
     """Play one game to its end (or its first error). With `check`, each command goes through the
     pure `decide`, each event is evolved on its own and every invariant (VP never decreasing
     included) is checked after it; without, the in-place `apply` is used."""
@@ -81,7 +87,7 @@ def play_game(seed: bytes, options: cmd.PergamonOptions, rnd: random.Random, *, 
 _VP_EVENTS = (ev.Exhibited, ev.MarkersScored, ev.AwardGiven, ev.FinalBonusGiven)
 
 
-def _checked(state: State | None, events: list, record: GameRecord) -> State:
+def _checked(state: State | None, events: list[ev.Event], record: GameRecord) -> State:
     for event in events:
         before = None if state is None else [s.vp for s in state.seats]
         state = evolve(state, event)
@@ -92,4 +98,5 @@ def _checked(state: State | None, events: list, record: GameRecord) -> State:
         if before is not None and before != after and not isinstance(event, _VP_EVENTS):
             problems.append("VP changed by an event that gives none (§14)")
         record.violations += [f"after {type(event).__name__}: {p}" for p in problems]
+    assert state is not None, "a command causes events"
     return state

@@ -47,7 +47,7 @@ def random_store(state: State, seat: int, rnd: random.Random) -> cmd.Store:
     comps, me = components_of(state), state.seats[seat]
     loose = list(me.loose)
     rnd.shuffle(loose)
-    discard = loose[:rnd.randint(0, len(loose))]
+    discard = loose[: rnd.randint(0, len(loose))]
     while me.coins < storage_fee(comps, len(loose) - len(discard)):
         discard.append(loose[len(discard)])
     return cmd.Store(seat=seat, discard=sorted(discard))
@@ -59,18 +59,24 @@ def random_arrangement(state: State, seat: int, rnd: random.Random) -> cmd.Arran
     return cmd.ArrangeFinds(seat=seat, order=order)
 
 
-def random_command(state: State, seat: int, rnd: random.Random):
+def random_command(state: State, seat: int, rnd: random.Random) -> cmd.Command:
     """A random legal command of `seat` (which must be awaited)."""
     decision = state.decision
     if decision == ARRANGE_FINDS:
         return random_arrangement(state, seat, rnd)
     if decision == CHOOSE_FUNDING_SPACE:
         taken = set(state.figures.values()) | {state.tomb_raider}
-        return cmd.ChooseFundingSpace(seat=seat, space=rnd.choice([k for k in components_of(state).track if k not in taken]))
+        return cmd.ChooseFundingSpace(
+            seat=seat, space=rnd.choice([k for k in components_of(state).track if k not in taken])
+        )
     if decision == EXCAVATE:
         galleries = excavatable(state, seat)
         pick = rnd.randrange(len(galleries) + 1)
-        return cmd.SkipExcavation(seat=seat) if pick == len(galleries) else cmd.Excavate(seat=seat, gallery=galleries[pick])
+        return (
+            cmd.SkipExcavation(seat=seat)
+            if pick == len(galleries)
+            else cmd.Excavate(seat=seat, gallery=galleries[pick])
+        )
     if decision == EXHIBIT:
         if rnd.random() < 0.25:
             return cmd.FinishExhibiting(seat=seat)
@@ -82,6 +88,9 @@ def random_command(state: State, seat: int, rnd: random.Random):
 
 def random_options(players: int, rnd: random.Random) -> cmd.PergamonOptions:
     """Options of a random game (for simulations): every variant and visibility at random."""
-    return cmd.PergamonOptions(players=players, variant_sorting=rnd.random() < 0.5,
-                               variant_player_order=players > 2 and rnd.random() < 0.5,
-                               vp_visibility=rnd.choice(["open", "secret"]))
+    return cmd.PergamonOptions(
+        players=players,
+        variant_sorting=rnd.random() < 0.5,
+        variant_player_order=players > 2 and rnd.random() < 0.5,
+        vp_visibility=rnd.choice(["open", "secret"]),
+    )

@@ -16,6 +16,7 @@ def components_of(state: State) -> Components:
 
 # --- rows and objects (rules §1, R13) ------------------------------------------------------------
 
+
 def objects(comps: Components, row: Sequence[int]) -> list[tuple[str, int, int]]:
     """The objects of a row, left to right: (type, date, points). Assumes the row is valid."""
     tiles = comps.tiles
@@ -44,8 +45,11 @@ def row_refusal(comps: Components, row: Sequence[int], loose: Iterable[int]) -> 
         return "tile_not_loose", f"Tile {missing[0]} is not one of your loose tiles."
     for x, y in zip(row, row[1:]):
         if not matches(comps, x, y):
-            return ("halves_do_not_match", f"Tile {x}'s right edge shows a {comps.tiles[x].right} half and tile "
-                    f"{y}'s left edge a {comps.tiles[y].left} half: adjacent halves must form one object (§1).")
+            return (
+                "halves_do_not_match",
+                f"Tile {x}'s right edge shows a {comps.tiles[x].right} half and tile "
+                f"{y}'s left edge a {comps.tiles[y].left} half: adjacent halves must form one object (§1).",
+            )
     return None
 
 
@@ -61,6 +65,7 @@ def can_form_row(comps: Components, loose: Sequence[int]) -> bool:
 
 
 # --- coins --------------------------------------------------------------------------------------
+
 
 def storage_fee(comps: Components, n: int) -> int:
     """fee(n) = 0 for n <= 3, else ceil((n - 3) / 3) (R18)."""
@@ -99,6 +104,7 @@ def free_numerals(state: State, seat: int) -> list[int]:
 
 # --- funding (§5.2) -----------------------------------------------------------------------------
 
+
 def figures_on_track(state: State) -> list[tuple[int, int]]:
     """(space, figure) for every figure on the track, in action order (right-most first)."""
     placed = [(space, seat) for seat, space in state.figures.items()]
@@ -134,6 +140,7 @@ def tomb_raider_target(state: State) -> int | None:
 
 # --- the museum (§5.3.2, §5.4) ------------------------------------------------------------------
 
+
 def markers(state: State) -> list[tuple[int, int, int]]:
     """(space, seat, numeral) of every circular marker in the museum."""
     return sorted((k.space, seat, k.numeral) for seat, s in enumerate(state.seats) for k in s.collections)
@@ -141,15 +148,22 @@ def markers(state: State) -> list[tuple[int, int, int]]:
 
 def push_down(state: State, seat: int, target: int, broken_up: int | None) -> list[tuple[int, int]]:
     """The (seat, numeral) collections a new marker on `target` pushes off space 1 (R14)."""
-    return [(owner, numeral) for space, owner, numeral in markers(state)
-            if space == 1 and target >= 1 and not (owner == seat and numeral == broken_up)]
+    return [
+        (owner, numeral)
+        for space, owner, numeral in markers(state)
+        if space == 1 and target >= 1 and not (owner == seat and numeral == broken_up)
+    ]
 
 
 def exhibited_objects(state: State) -> list[tuple[int, str, int]]:
     """(date, type, owner) of every object inside an exhibited collection."""
     comps = components_of(state)
-    return [(date, kind, seat) for seat, s in enumerate(state.seats) for k in s.collections
-            for kind, date, _ in objects(comps, k.tiles)]
+    return [
+        (date, kind, seat)
+        for seat, s in enumerate(state.seats)
+        for k in s.collections
+        for kind, date, _ in objects(comps, k.tiles)
+    ]
 
 
 def award(state: State, kind: str) -> tuple[int | None, list[int]]:
@@ -175,6 +189,8 @@ def final_bonuses(state: State, points: Sequence[int]) -> list[tuple[int, int, i
 
 def ranking(state: State) -> list[int]:
     """Each seat's place: more VP first, then the older oldest exhibited object; ties share (R21)."""
-    oldest = [max((d for d, _, o in exhibited_objects(state) if o == seat), default=-1) for seat in range(state.players)]
+    oldest = [
+        max((d for d, _, o in exhibited_objects(state) if o == seat), default=-1) for seat in range(state.players)
+    ]
     keys = [(s.vp, oldest[i]) for i, s in enumerate(state.seats)]
     return [1 + sum(1 for other in keys if other > key) for key in keys]

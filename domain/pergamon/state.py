@@ -67,12 +67,17 @@ class PergamonState(msgspec.Struct, kw_only=True):
 
 def clone(state: State) -> State:
     """A deep copy of the state (hand-written for speed: decide clones once per command)."""
-    c = state.__copy__()
+    c: State = state.__copy__()  # type: ignore[attr-defined]  # a C-speed shallow copy (not in msgspec's stubs)
     c.seats = [_clone_seat(s) for s in state.seats]
     c.unrevealed, c.box = state.unrevealed[:], state.box[:]
     c.galleries = [g[:] for g in state.galleries]
     c.finds = None if state.finds is None else state.finds[:]
-    c.undrawn, c.backs, c.values, c.past_values = state.undrawn[:], state.backs[:], state.values[:], state.past_values[:]
+    c.undrawn, c.backs, c.values, c.past_values = (
+        state.undrawn[:],
+        state.backs[:],
+        state.values[:],
+        state.past_values[:],
+    )
     c.figures = dict(state.figures)
     c.placement_order, c.action_order = state.placement_order[:], state.action_order[:]
     c.order_spaces, c.places, c.winners = state.order_spaces[:], state.places[:], state.winners[:]
@@ -80,9 +85,11 @@ def clone(state: State) -> State:
 
 
 def _clone_seat(seat: SeatState) -> SeatState:
-    c = seat.__copy__()
+    c: SeatState = seat.__copy__()  # type: ignore[attr-defined]  # as above
     c.loose = seat.loose[:]
-    c.collections = [Collection(numeral=k.numeral, tiles=k.tiles[:], space=k.space, value=k.value) for k in seat.collections]
+    c.collections = [
+        Collection(numeral=k.numeral, tiles=k.tiles[:], space=k.space, value=k.value) for k in seat.collections
+    ]
     return c
 
 

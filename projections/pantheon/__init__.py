@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from domain.pantheon import PANTHEON
 
+from ..base import ReadModels
 from ..board import BoardProjection
 from ..summary import SummaryProjection
-from .score import ScoreProjection
+from .score import PantheonScore, ScoreProjection
 from .summary import SUMMARY_RULES
 
-# Bump a projection's `version` when its views change shape or content: projectors rebuild its models.
-PANTHEON_PROJECTIONS = (BoardProjection(PANTHEON), ScoreProjection(),
-                        SummaryProjection(kind="pantheon", rules=SUMMARY_RULES))
+READ_MODELS = ReadModels(
+    kind="pantheon",
+    projections=(BoardProjection(PANTHEON), ScoreProjection(), SummaryProjection(kind="pantheon", rules=SUMMARY_RULES)),
+    score=PantheonScore,
+)
 
-__all__ = ["PANTHEON_PROJECTIONS", "SUMMARY_RULES", "ScoreProjection"]
+__all__ = ["READ_MODELS", "SUMMARY_RULES", "ScoreProjection"]

@@ -3,6 +3,8 @@ epoch and nation as details; playing once the first action is awaited."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from domain.pantheon import events as ev
@@ -11,7 +13,7 @@ from domain.pantheon.redeal import Redealt
 from ..summary import SummaryModel, SummaryRules
 
 
-def _details() -> dict:
+def _details() -> dict[str, Any]:
     return {"epoch": 0, "nation": None}
 
 
@@ -54,6 +56,16 @@ def _redealt(m: SummaryModel, e: Redealt) -> None:
     m.status = "finished" if state.finished else "setup" if first and first.kind == "choose_bonus" else "playing"
 
 
-SUMMARY_RULES = SummaryRules(details=_details, handlers={
-    ev.GameCreated: _created, ev.NationRevealed: _nation, ev.GodGained: _points, ev.TurnPhaseEnded: _points,
-    ev.Scored: _scored, ev.AgendaSet: _agenda, ev.GameEnded: _ended, Redealt: _redealt})
+SUMMARY_RULES = SummaryRules(
+    details=_details,
+    handlers={
+        ev.GameCreated: _created,
+        ev.NationRevealed: _nation,
+        ev.GodGained: _points,
+        ev.TurnPhaseEnded: _points,
+        ev.Scored: _scored,
+        ev.AgendaSet: _agenda,
+        ev.GameEnded: _ended,
+        Redealt: _redealt,
+    },
+)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from domain.pergamon import PERGAMON
 
+from ..base import ReadModels
 from ..board import BoardProjection
 from ..summary import SummaryProjection
-from .score import ScoreProjection
+from .score import PergamonScore, ScoreProjection
 from .summary import SUMMARY_RULES
 
-# Bump a projection's `version` when its views change shape or content: projectors rebuild its models.
-PERGAMON_PROJECTIONS = (BoardProjection(PERGAMON), ScoreProjection(),
-                        SummaryProjection(kind="pergamon", rules=SUMMARY_RULES))
+READ_MODELS = ReadModels(
+    kind="pergamon",
+    projections=(BoardProjection(PERGAMON), ScoreProjection(), SummaryProjection(kind="pergamon", rules=SUMMARY_RULES)),
+    score=PergamonScore,
+)
 
-__all__ = ["PERGAMON_PROJECTIONS", "SUMMARY_RULES", "ScoreProjection"]
+__all__ = ["READ_MODELS", "SUMMARY_RULES", "ScoreProjection"]

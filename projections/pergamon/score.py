@@ -1,16 +1,49 @@
 """The score projection: each seat's VP by source (exhibits, museum markers per evaluation,
 awards, final bonus) and the totals over time. With secret VP a seat sees only its own until the
-game ends, and spectators see none (rules §10, R26)."""
+game ends, and spectators see none (rules §10, R26). Its view is typed: the API sends it as it is."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
+from domain.contract import UNSET, Maybe
 from domain.pergamon import events as ev
 from domain.pergamon.components import load_components
 from domain.pergamon.fork import PergamonForked
+
+
+# The score view, as the API sends it.
+class PergamonSeatScore(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's VP and where they came from (markers by round, awards by object type); only `seat`
+    and a null `total` while the game keeps this seat's VP secret from the viewer."""
+
+    seat: int
+    total: int | None
+    exhibits: Maybe[int] = UNSET
+    markers: Maybe[dict[str, int]] = UNSET
+    awards: Maybe[dict[str, int]] = UNSET
+    final_bonus: Maybe[int] = UNSET
+    carried_over: Maybe[int] = UNSET  # a fork of a running game starts with its parent's VP
+
+
+class PergamonScorePoint(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    scores: list[int | None]
+
+
+class PergamonScore(msgspec.Struct, frozen=True, kw_only=True):
+    """VP by seat and source, and the totals after every event that changed one."""
+
+    version: int
+    finished: bool
+    winners: list[int]
+    secret: bool
+    seats: list[PergamonSeatScore]
+    timeline: list[PergamonScorePoint]
 
 
 class SeatVP(msgspec.Struct, kw_only=True):
@@ -77,13 +110,27 @@ def _forked(m: ScoreModel, e: PergamonForked) -> None:
     m.seats = [SeatVP(total=s.vp, carried_over=s.vp) for s in e.state.seats]
 
 
-_HANDLERS = {ev.PergamonGameCreated: _created, ev.Exhibited: _exhibited, ev.MarkersScored: _scored,
-             ev.AwardGiven: _award, ev.FinalBonusGiven: _bonus, ev.PergamonGameEnded: _ended, PergamonForked: _forked}
+_HANDLERS: dict[type, Callable[[ScoreModel, Any], None]] = {
+    ev.PergamonGameCreated: _created,
+    ev.Exhibited: _exhibited,
+    ev.MarkersScored: _scored,
+    ev.AwardGiven: _award,
+    ev.FinalBonusGiven: _bonus,
+    ev.PergamonGameEnded: _ended,
+    PergamonForked: _forked,
+}
 
 
-def _seat_view(i: int, s: SeatVP) -> dict:
-    return {"seat": i, "total": s.total, "exhibits": s.exhibits, "markers": dict(s.markers),
-            "awards": dict(s.awards), "final_bonus": s.final_bonus, "carried_over": s.carried_over}
+def _seat_view(i: int, s: SeatVP) -> PergamonSeatScore:
+    return PergamonSeatScore(
+        seat=i,
+        total=s.total,
+        exhibits=s.exhibits,
+        markers=dict(s.markers),
+        awards=dict(s.awards),
+        final_bonus=s.final_bonus,
+        carried_over=s.carried_over,
+    )
 
 
 @dataclass(frozen=True)
@@ -108,18 +155,27 @@ class ScoreProjection:
         """With secret VP each seat has a view of its own until the end."""
         return list(range(len(model.seats))) if model.secret and not model.finished else []
 
-    def view(self, model: ScoreModel, seat: int | None = None) -> dict:
+    def view(self, model: ScoreModel, seat: int | None = None) -> PergamonScore:
         """Totals, breakdowns and the timeline (the scores at each version where one changed)."""
         visible = [not model.secret or model.finished or i == seat for i in range(len(model.seats))]
-        timeline: list[dict] = []
-        for v, totals in model.timeline:  # only where a score the viewer sees changed: when a hidden one did is hidden too
+        timeline: list[PergamonScorePoint] = []
+        for (
+            v,
+            totals,
+        ) in model.timeline:  # only where a score the viewer sees changed: when a hidden one did is hidden too
             shown = [x if ok else None for x, ok in zip(totals, visible)]
-            if not timeline or timeline[-1]["scores"] != shown:
-                timeline.append({"version": v, "scores": shown})
-        if timeline and timeline[-1]["version"] < model.version:
-            timeline.append({"version": model.version, "scores": list(timeline[-1]["scores"])})
-        return {"version": model.version, "finished": model.finished, "winners": list(model.winners),
-                "secret": model.secret and not model.finished,
-                "seats": [_seat_view(i, s) if ok else {"seat": i, "total": None}
-                          for i, (s, ok) in enumerate(zip(model.seats, visible))],
-                "timeline": timeline}
+            if not timeline or timeline[-1].scores != shown:
+                timeline.append(PergamonScorePoint(version=v, scores=shown))
+        if timeline and timeline[-1].version < model.version:
+            timeline.append(PergamonScorePoint(version=model.version, scores=list(timeline[-1].scores)))
+        return PergamonScore(
+            version=model.version,
+            finished=model.finished,
+            winners=list(model.winners),
+            secret=model.secret and not model.finished,
+            seats=[
+                _seat_view(i, s) if ok else PergamonSeatScore(seat=i, total=None)
+                for i, (s, ok) in enumerate(zip(model.seats, visible))
+            ],
+            timeline=timeline,
+        )

@@ -3,6 +3,8 @@ decision, VP (only once the game ends when they are secret), and the winners."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from domain.pergamon import events as ev
@@ -12,7 +14,7 @@ from domain.pergamon.vocabulary import TOMB_RAIDER
 from ..summary import SummaryModel, SummaryRules
 
 
-def _details() -> dict:
+def _details() -> dict[str, Any]:
     return {"round": 0, "placement_order": []}
 
 
@@ -50,7 +52,7 @@ def _backs(m: SummaryModel, e: ev.FundingBacksDrawn) -> None:
 
 def _placed(m: SummaryModel, e: ev.FundingSpaceChosen) -> None:
     order = m.details["placement_order"]
-    later = order[order.index(e.seat) + 1:]
+    later = order[order.index(e.seat) + 1 :]
     _await(m, later[0] if later else None, "choose_funding_space")
 
 
@@ -105,10 +107,25 @@ def _forked(m: SummaryModel, e: PergamonForked) -> None:
     _await(m, s.awaiting if s.decision else None, s.decision or "")
 
 
-SUMMARY_RULES = SummaryRules(details=_details, handlers={
-    ev.PergamonGameCreated: _created, ev.RoundStarted: _round, ev.FindsDrawn: _drawn, ev.FindsArranged: _arranged,
-    ev.FundingBacksDrawn: _backs,
-    ev.FundingSpaceChosen: _placed, ev.TurnStarted: _turn, ev.Excavated: _exhibit_step,
-    ev.ExcavationSkipped: _exhibit_step, ev.Exhibited: _exhibited, ev.ExhibitingFinished: _store_step,
-    ev.Stored: _stored, ev.MarkersScored: _points, ev.AwardGiven: _award, ev.FinalBonusGiven: _bonus,
-    ev.PergamonGameEnded: _ended, PergamonForked: _forked})
+SUMMARY_RULES = SummaryRules(
+    details=_details,
+    handlers={
+        ev.PergamonGameCreated: _created,
+        ev.RoundStarted: _round,
+        ev.FindsDrawn: _drawn,
+        ev.FindsArranged: _arranged,
+        ev.FundingBacksDrawn: _backs,
+        ev.FundingSpaceChosen: _placed,
+        ev.TurnStarted: _turn,
+        ev.Excavated: _exhibit_step,
+        ev.ExcavationSkipped: _exhibit_step,
+        ev.Exhibited: _exhibited,
+        ev.ExhibitingFinished: _store_step,
+        ev.Stored: _stored,
+        ev.MarkersScored: _points,
+        ev.AwardGiven: _award,
+        ev.FinalBonusGiven: _bonus,
+        ev.PergamonGameEnded: _ended,
+        PergamonForked: _forked,
+    },
+)

@@ -20,6 +20,13 @@ class Tally:
     move_seconds: list[float] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
 
+    def add(self, other: Tally) -> None:
+        """Count another tally's games (a part of the ladder played elsewhere) in this one."""
+        self.games += other.games
+        self.wins += other.wins
+        self.move_seconds += other.move_seconds
+        self.scores += other.scores
+
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval for a win rate (95% by default)."""
@@ -36,10 +43,18 @@ def seating(names: list[str], players: int, index: int) -> list[str]:
     return [names[(index + seat) % len(names)] for seat in range(players)]
 
 
-def play(names: list[str], seed: bytes, game: str, rnd: random.Random, tallies: dict[str, Tally], clock,
-         kind: str = registry.DEFAULT_KIND) -> list[int]:
+def play(
+    names: list[str],
+    seed: bytes,
+    game: str,
+    rnd: random.Random,
+    tallies: dict[str, Tally],
+    clock,
+    kind: str = registry.DEFAULT_KIND,
+) -> list[int]:
     """One game of `kind` to its end; each bot decides from its seat's knowledge only. The winners."""
     decider = registry.get(kind).decider
+    assert decider.bots is not None  # the ladder plays games that have bots
     bots = [decider.bots.make(name) for name in names]
     state, version = None, 0
     command = registry.get(kind).create_command({"players": len(names)})
@@ -48,14 +63,16 @@ def play(names: list[str], seed: bytes, game: str, rnd: random.Random, tallies: 
         version += len(events)
         if decider.is_terminal(state):
             break
-        seat = decider.awaited(state).seat
+        awaited = decider.awaited(state)
+        assert awaited is not None  # not ended: a seat is awaited
+        seat = awaited.seat
         start = clock()
         command = bots[seat].choose(decider.bots.knowledge(state, seat), seat, rnd)
         tallies[names[seat]].move_seconds.append(clock() - start)
     outcome = decider.outcome(state)
-    winners = outcome["winners"]
+    winners = outcome.winners
     for seat, name in enumerate(names):
-        tallies[name].scores.append(outcome["scores"][seat])
+        tallies[name].scores.append(outcome.scores[seat])
         if seat in winners:
             tallies[name].wins += 1 / len(winners)
     for name in set(names):
@@ -75,13 +92,21 @@ def _play_games(bots: list[str], indices: range, players: int, seed: str, clock,
     with fewer_gc_passes():
         for index in indices:
             game_seed = hashlib.sha256(f"{kind}-ladder:{seed}:{index}".encode()).digest()
-            play(seating(bots, players, index), game_seed, f"ladder-{index}", random.Random(f"{seed}:{index}"),
-                 tallies, clock, kind)
+            play(
+                seating(bots, players, index),
+                game_seed,
+                f"ladder-{index}",
+                random.Random(f"{seed}:{index}"),
+                tallies,
+                clock,
+                kind,
+            )
     return tallies
 
 
-def ladder(bots: list[str], games: int, players: int, seed: str, clock, jobs: int = 1,
-           kind: str = registry.DEFAULT_KIND) -> dict[str, Tally]:
+def ladder(
+    bots: list[str], games: int, players: int, seed: str, clock, jobs: int = 1, kind: str = registry.DEFAULT_KIND
+) -> dict[str, Tally]:
     """Play `games` games of `kind`; the same seed gives the same games whatever `jobs` is (game i
     depends only on the seed and i). Tallies per bot (per seat played); `jobs` > 1 plays in processes."""
     if jobs <= 1 or games <= 1:
@@ -90,15 +115,10 @@ def ladder(bots: list[str], games: int, players: int, seed: str, clock, jobs: in
 
     tallies = {name: Tally() for name in bots}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        parts = [pool.submit(_play_games, bots, range(j, games, jobs), players, seed, clock, kind)
-                 for j in range(jobs)]
+        parts = [pool.submit(_play_games, bots, range(j, games, jobs), players, seed, clock, kind) for j in range(jobs)]
         for part in parts:
             for name, t in part.result().items():
-                total = tallies[name]
-                total.games += t.games
-                total.wins += t.wins
-                total.move_seconds += t.move_seconds
-                total.scores += t.scores
+                tallies[name].add(t)
     return tallies
 
 
@@ -110,7 +130,9 @@ def report(tallies: dict[str, Tally]) -> tuple[list[str], dict]:
         low, high = wilson(t.wins, t.games)
         mean = sum(t.scores) / len(t.scores) if t.scores else 0.0
         per_move = 1000 * sum(t.move_seconds) / len(t.move_seconds) if t.move_seconds else 0.0
-        lines.append(f"{name:>8}: {t.wins:g}/{t.games} wins, win rate {rate:.3f} "
-                     f"(95% CI {low:.3f}-{high:.3f}), mean score {mean:.1f}, {per_move:.2f} ms/move")
+        lines.append(
+            f"{name:>8}: {t.wins:g}/{t.games} wins, win rate {rate:.3f} "
+            f"(95% CI {low:.3f}-{high:.3f}), mean score {mean:.1f}, {per_move:.2f} ms/move"
+        )
         results[name] = {"games": t.games, "wins": t.wins, "win_rate": round(rate, 4)}
     return lines, {"results": results}

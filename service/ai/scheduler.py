@@ -9,12 +9,14 @@ import logging
 from dataclasses import dataclass
 
 import msgspec
-from redis.asyncio import Redis as AsyncRedis
 from rq import Queue
 
-from service.config import value
-from service.store.connection import connect_sync, queue_url
+from service.config import default
+from service.store.connection import TIMEOUT_S, queue_url
+from service.store.records import SeatPlayer
 from service.store.streams import EventStore
+from service.store.turns import AiTurns
+from service.store.turns import lease_key as lease_key  # a lease is named by it (the worker, tests)
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +33,8 @@ JOB_TIMEOUT_S = 120
 FAILURE_TTL_S = 7 * 24 * 3600  # failed AI jobs stay in RQ's failed registry a week (RQ's default: a year)
 # A running AI job holds a lease this long (renewed while it runs); a turn whose job neither waits
 # in the queue nor runs under a live lease is enqueued again by the sweeper (a duplicate would be
-# harmless: the same idempotency key).
-LEASE_S: float = value("ai_lease_s")  # PANTHEON_AI_LEASE_S, read once at import
+# harmless: the same idempotency key). PANTHEON_AI_LEASE_S's default: each role passes its settings'.
+LEASE_S: float = default("ai_lease_s")
 
 
 def turn_key(game: str, version: int, seat: int) -> str:
@@ -65,7 +67,9 @@ class Turn:
     suspect_since: float = 0.0  # when the sweeper first found the job neither waiting nor running
 
     def encode(self) -> str:
-        return f"{self.version}|{self.seat}|{self.attempt}|{self.job_id}|{self.enqueued_at:.3f}|{self.suspect_since:.3f}"
+        return (
+            f"{self.version}|{self.seat}|{self.attempt}|{self.job_id}|{self.enqueued_at:.3f}|{self.suspect_since:.3f}"
+        )
 
     @classmethod
     def decode(cls, value: bytes) -> Turn:
@@ -80,31 +84,25 @@ class Turn:
 
 class Scheduler:
     """Enqueues AI turns on RQ (sync Redis, as RQ needs), bounded in time like every other client.
-    The queue lives on `queue` (PANTHEON_QUEUE_URL; None: the setting, else REDIS_URL unless that
-    is a Redis Cluster, which RQ cannot use); the turns, leases and sweeper state on the store."""
+    The queue lives on `queue` (PANTHEON_QUEUE_URL; None: REDIS_URL unless that is a Redis
+    Cluster, which RQ cannot use); the turns, leases and sweeper state on the store. `lease_s`,
+    `timeout_s`, `detect_s`: PANTHEON_AI_LEASE_S, PANTHEON_REDIS_TIMEOUT_S, PANTHEON_REDIS_DETECT_S."""
 
-    def __init__(self, redis_url: str, prefix: str, partitions: int, *, lease_s: float = LEASE_S,
-                 queue: str | None = None) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        prefix: str,
+        partitions: int,
+        *,
+        lease_s: float = LEASE_S,
+        queue: str | None = None,
+        timeout_s: float = TIMEOUT_S,
+        detect_s: float | None = None,
+    ) -> None:
         self.redis_url, self.prefix, self.partitions, self.lease_s = redis_url, prefix, partitions, lease_s
-        self.queue_url = queue_url(redis_url, queue or value("queue_url"))
-        self.redis = connect_sync(redis_url)
-        self.queue_redis = self.redis if self.queue_url == redis_url else connect_sync(self.queue_url, plain=True)
-        self.queue = Queue(queue_name(prefix), connection=self.queue_redis)
-        self.store = EventStore(self.redis, prefix, partitions)  # only for its key layout
-
-    @property
-    def turns_key(self) -> str:
-        """game -> Turn: the job of the game's current AI turn (one field per running game, so it
-        does not grow with the number of turns played)."""
-        return f"{self.prefix}:ai:turns"
-
-    @property
-    def legacy_awaiting_key(self) -> str:
-        """Where earlier versions kept whom each game awaits (now the store's awaiting hashes)."""
-        return f"{self.prefix}:ai:awaiting"
-
-    def meta_key(self, game: str) -> str:
-        return self.store.keys(game).meta
+        self.queue_url = queue_url(redis_url, queue, detect_s)
+        self.turns = AiTurns(redis_url, self.queue_url, prefix, partitions, timeout_s=timeout_s, detect_s=detect_s)
+        self.queue = Queue(queue_name(prefix), connection=self.turns.queue_connection())
 
     def job_id(self, game: str, version: int, seat: int, attempt: int) -> str:
         return f"{self.prefix}-{turn_key(game, version, seat)}" + (f"-r{attempt}" if attempt else "")
@@ -113,23 +111,30 @@ class Scheduler:
         """Record the turn's job and put it on the queue; its job id."""
         job_id = self.job_id(game, version, seat, attempt)
         now = self.now()
-        self.redis.hset(self.turns_key, game, Turn(version, seat, attempt, job_id, now).encode())
+        self.turns.record(game, Turn(version, seat, attempt, job_id, now).encode())
         # No RQ retry: a failed job's retry would wait in RQ's scheduled registry, which only an RQ
         # scheduler serves; the sweeper enqueues a failed turn again instead.
-        self.queue.enqueue(TURN_JOB, self.redis_url, self.prefix, self.partitions, game, version, seat,
-                           **({} if self.queue_url == self.redis_url else {"queue_url": self.queue_url}),
-                           job_id=job_id, job_timeout=JOB_TIMEOUT_S, failure_ttl=FAILURE_TTL_S)
+        self.queue.enqueue(
+            TURN_JOB,
+            self.redis_url,
+            self.prefix,
+            self.partitions,
+            game,
+            version,
+            seat,
+            **({} if self.queue_url == self.redis_url else {"queue_url": self.queue_url}),
+            job_id=job_id,
+            job_timeout=JOB_TIMEOUT_S,
+            failure_ttl=FAILURE_TTL_S,
+        )
         return job_id
 
     def now(self) -> float:
         """The Redis clock in seconds: one clock for every process, whatever machine it runs on."""
-        seconds, micros = self.redis.time()
-        return seconds + micros / 1e6
+        return self.turns.now()
 
     def close(self) -> None:
-        self.redis.close()
-        if self.queue_redis is not self.redis:
-            self.queue_redis.close()
+        self.turns.close()
 
 
 class TurnNotifier:
@@ -137,24 +142,24 @@ class TurnNotifier:
     turn at once if an AI plays the awaited seat. It never fails the command: the command is stored,
     and a turn not enqueued here is found by the sweeper."""
 
-    def __init__(self, scheduler: Scheduler, redis_async: AsyncRedis) -> None:
-        self.scheduler, self.redis = scheduler, redis_async
+    def __init__(self, scheduler: Scheduler, store: EventStore) -> None:
+        self.scheduler, self.store = scheduler, store
 
-    async def __call__(self, game: str, version: int, seat: int) -> None:
+    async def __call__(self, game: str, version: int, seat: int, player: SeatPlayer | None = None) -> None:
         try:
-            seats, handed = await self.redis.hmget(self.scheduler.meta_key(game), "seats", f"ai:{seat}")
+            seats, handed = player or await self.store.records.seat_player(game, seat)
             if ai_level({"seats": seats or b"[]", **({f"ai:{seat}": handed} if handed else {})}, seat) is None:
                 return
             # RQ's client is synchronous: off the event loop, so a slow Redis never stalls it
             await asyncio.to_thread(self.scheduler.enqueue, game, version, seat)
         except Exception as error:  # noqa: BLE001 - whatever failed, the sweeper enqueues the turn
-            log.warning("AI turn of game %s at version %d (seat %d) not enqueued now (%r); the sweeper will",
-                        game, version, seat, error)
+            log.warning(
+                "AI turn of game %s at version %d (seat %d) not enqueued now (%r); the sweeper will",
+                game,
+                version,
+                seat,
+                error,
+            )
 
     def close(self) -> None:
         self.scheduler.close()
-
-
-def lease_key(prefix: str, job_id: str) -> str:
-    return f"{prefix}:ai:lease:{job_id}"
-

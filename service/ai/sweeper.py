@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from service.store.streams import REV_FIELD
+from service.store.streams import EventStore
+from service.store.turns import read_status
 
-from .scheduler import Scheduler, Turn, ai_level, lease_key
+from .scheduler import Scheduler, Turn, ai_level
 
 log = logging.getLogger(__name__)
 
@@ -52,22 +52,12 @@ class Sweeper:
 
     def __init__(self, scheduler: Scheduler, every_s: float = 2.0) -> None:
         self.scheduler, self.every_s = scheduler, every_s
-        self.redis, self.store = scheduler.redis, scheduler.store
-        self.prefix = scheduler.prefix
-
-    @property
-    def lock_key(self) -> str:
-        return f"{self.prefix}:ai:sweeping"
-
-    @property
-    def status_key(self) -> str:
-        """The last sweep's figures and the running counts of turns enqueued again, by reason."""
-        return f"{self.prefix}:ai:status"
+        self.turns, self.prefix = scheduler.turns, scheduler.prefix
 
     def sweep_if_due(self) -> SweepReport | None:
         """Sweep unless another process swept in this period (one sweeper at a time is enough)."""
         period_ms = max(50, int(self.every_s * 800))
-        if not self.redis.set(self.lock_key, uuid.uuid4().hex, nx=True, px=period_ms):
+        if not self.turns.take_sweep(period_ms):
             return None
         return self.sweep()
 
@@ -81,25 +71,20 @@ class Sweeper:
                 report.oldest_s = max(report.oldest_s, now - turn.since)
                 self._ensure_job(turn, now, report)
         self._forget_old_turns(due_games, now)
-        self.redis.hset(self.status_key, mapping={"due": report.due, "oldest_due_s": f"{report.oldest_s:.3f}",
-                                                  "swept_at": f"{now:.3f}"})
+        self.turns.record_sweep({"due": report.due, "oldest_due_s": f"{report.oldest_s:.3f}", "swept_at": f"{now:.3f}"})
         return report
 
     # --- which turns are due ------------------------------------------------------------------
     def _awaited_ai_turns(self, partition: int, now: float, report: SweepReport) -> list[_Due]:
-        key = self.store.awaiting_key(partition)
-        entries = self.redis.hgetall(key)
+        entries = self.turns.awaiting(partition)
         if not entries:
             return []
         awaited = [_parse(game, value) for game, value in entries.items()]
-        pipe = self.redis.pipeline(transaction=False)
-        for turn in awaited:
-            pipe.hmget(self.scheduler.meta_key(turn.game), "version", "finished", "seats", "idle_seconds",
-                       f"ai:{turn.seat}")
         due = []
-        for turn, (version, finished, seats, idle, handed) in zip(awaited, pipe.execute()):
+        facts = self.turns.seat_facts([(turn.game, turn.seat) for turn in awaited])
+        for turn, (version, finished, seats, idle, handed) in zip(awaited, facts):
             if version is None or finished is not None:  # ended (or gone) since: no longer awaits anyone
-                self.redis.hdel(key, turn.game)
+                self.turns.stop_awaiting(partition, turn.game)
                 continue
             if int(version) != turn.version:  # appended between the two reads: the next sweep sees it
                 continue
@@ -114,16 +99,14 @@ class Sweeper:
         return due
 
     def _hand_over(self, turn: _Due, idle: float) -> None:
-        with self.redis.pipeline(transaction=True) as pipe:  # a metadata revision (service.store.streams.REV_FIELD)
-            pipe.hset(self.scheduler.meta_key(turn.game), f"ai:{turn.seat}", IDLE_LEVEL)
-            pipe.hincrby(self.scheduler.meta_key(turn.game), REV_FIELD, 1)
-            pipe.execute()
-        log.warning("seat %d of game %s idle for over %.0f s: handed to the %s AI", turn.seat, turn.game, idle,
-                    IDLE_LEVEL)
+        self.turns.hand_to_ai(turn.game, turn.seat, IDLE_LEVEL)
+        log.warning(
+            "seat %d of game %s idle for over %.0f s: handed to the %s AI", turn.seat, turn.game, idle, IDLE_LEVEL
+        )
 
     # --- is a job on it -----------------------------------------------------------------------
     def _ensure_job(self, turn: _Due, now: float, report: SweepReport) -> None:
-        raw = self.redis.hget(self.scheduler.turns_key, turn.game)
+        raw = self.turns.current(turn.game)
         job = Turn.decode(raw) if raw else None
         if job is None or not job.is_for(turn.version, turn.seat):
             if turn.handed or now - turn.since >= GRACE_S:
@@ -141,65 +124,62 @@ class Sweeper:
 
     def _alive(self, job_id: str) -> bool:
         """Waiting in the queue, or running under a live lease."""
-        if self.redis.exists(lease_key(self.prefix, job_id)):  # the store's
-            return True
-        return self.scheduler.queue_redis.lpos(self.scheduler.queue.key, job_id) is not None  # the queue's
+        return self.turns.lease_held(job_id) or self.turns.waits_in_queue(self.scheduler.queue.key, job_id)
 
     def _why_lost(self, job_id: str) -> str:
         """In words, for the log and the metric: what became of the turn's last job."""
         try:
-            status = Job.fetch(job_id, connection=self.scheduler.queue_redis).get_status(refresh=True)
+            status = Job.fetch(job_id, connection=self.turns.queue_connection()).get_status(refresh=True)
         except NoSuchJobError:
             return "job_gone"
-        reasons = {"failed": "job_failed", "started": "worker_died", "queued": "job_stuck_off_queue",
-                   "scheduled": "job_parked", "deferred": "job_parked", "finished": "job_finished_turn_still_due",
-                   "stopped": "job_stopped", "canceled": "job_canceled"}
+        reasons = {
+            "failed": "job_failed",
+            "started": "worker_died",
+            "queued": "job_stuck_off_queue",
+            "scheduled": "job_parked",
+            "deferred": "job_parked",
+            "finished": "job_finished_turn_still_due",
+            "stopped": "job_stopped",
+            "canceled": "job_canceled",
+        }
         return reasons.get(str(getattr(status, "value", status)), f"job_{status}")
 
     def _backoff(self, attempt: int) -> float:
         """A turn whose jobs keep failing is tried again after 1, 2, 4 … s, at most a lease period."""
-        return min(2.0 ** attempt, self.scheduler.lease_s)
+        return min(2.0**attempt, self.scheduler.lease_s)
 
     def _record(self, game: str, job: Turn, suspect_since: float) -> None:
-        self.redis.hset(self.scheduler.turns_key, game, Turn(job.version, job.seat, job.attempt, job.job_id,
-                                                             job.enqueued_at, suspect_since).encode())
+        self.turns.record(
+            game, Turn(job.version, job.seat, job.attempt, job.job_id, job.enqueued_at, suspect_since).encode()
+        )
 
     def _requeue(self, turn: _Due, attempt: int, reason: str, report: SweepReport) -> None:
         self.scheduler.enqueue(turn.game, turn.version, turn.seat, attempt)
-        self.redis.hincrby(self.status_key, f"requeued:{reason}", 1)
+        self.turns.count_requeued(reason)
         report.requeued[reason] += 1
-        log.warning("AI turn of game %s at version %d (seat %d) enqueued again (attempt %d): %s", turn.game,
-                    turn.version, turn.seat, attempt, reason)
+        log.warning(
+            "AI turn of game %s at version %d (seat %d) enqueued again (attempt %d): %s",
+            turn.game,
+            turn.version,
+            turn.seat,
+            attempt,
+            reason,
+        )
 
     def _forget_old_turns(self, due_games: set[str], now: float) -> None:
         """Drop the turn records of games that await no AI any more: at once once a game has ended,
         after a while while a person plays (a record younger than that may belong to a turn that
         became due after this sweep read the awaiting hashes)."""
-        idle = [(game, Turn.decode(raw)) for game, raw in self.redis.hscan_iter(self.scheduler.turns_key, count=500)
-                if game.decode() not in due_games]
+        idle = [(game, Turn.decode(raw)) for game, raw in self.turns.recorded() if game.decode() not in due_games]
         if not idle:
             return
-        pipe = self.redis.pipeline(transaction=False)
-        for game, _ in idle:
-            pipe.hexists(self.scheduler.meta_key(game.decode()), "finished")
-        stale = [game for (game, turn), ended in zip(idle, pipe.execute())
-                 if ended or now - turn.enqueued_at > FORGET_TURN_S]
-        if stale:
-            self.redis.hdel(self.scheduler.turns_key, *stale)
+        ended = self.turns.have_ended([game.decode() for game, _ in idle])
+        self.turns.forget([game for (game, turn), e in zip(idle, ended) if e or now - turn.enqueued_at > FORGET_TURN_S])
 
     def migrate_legacy(self) -> int:
         """Carry over whom running games await from the hash earlier versions kept (their next
         append records it in the store); drop the keys earlier versions grew per turn."""
-        legacy = self.redis.hgetall(self.scheduler.legacy_awaiting_key)
-        carried = 0
-        for game, value in legacy.items():
-            version, seat, since = value.decode().split("|")
-            meta_version, finished = self.redis.hmget(self.scheduler.meta_key(game.decode()), "version", "finished")
-            if finished is None and meta_version is not None and int(meta_version) == int(version):
-                key = self.store.awaiting_key(self.store.partition(game.decode()))
-                carried += self.redis.hsetnx(key, game, f"{version}|{seat}|{int(float(since) * 1000)}")
-        self.redis.delete(self.scheduler.legacy_awaiting_key, f"{self.prefix}:ai:jobs", f"{self.prefix}:ai:attempts")
-        return carried
+        return self.turns.migrate_legacy()
 
 
 def _parse(game: bytes, value: bytes) -> _Due:
@@ -207,8 +187,7 @@ def _parse(game: bytes, value: bytes) -> _Due:
     return _Due(game.decode(), int(version), int(seat), int(since_ms) / 1000)
 
 
-async def ai_status(redis, prefix: str) -> dict[str, float]:
+async def ai_status(store: EventStore) -> dict[str, float]:
     """The last sweep's figures and the counts of turns enqueued again ("requeued:<reason>"), for
     /metrics (read from Redis: the sweepers run in the workers)."""
-    raw = await redis.hgetall(f"{prefix}:ai:status")
-    return {k.decode(): float(v) for k, v in raw.items()}
+    return await read_status(store)

@@ -10,18 +10,24 @@ import logging
 import random
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import msgspec
 from rq import get_current_job
 
+from service.config import Settings
+from service.errors import Code, Refused, ServiceError
 from service.store.connection import connect
 from service.store.streams import EventStore
-from service.write import GameService, ServiceError
+from service.write import GameService
 
-from .scheduler import LEASE_S, Scheduler, TurnNotifier, ai_level, lease_key, turn_key
+from .scheduler import Scheduler, TurnNotifier, ai_level, turn_key
 
 log = logging.getLogger(__name__)
+# Besides the rules' refusals (`Refused`), the codes that refuse a bot's command as it stands (the
+# game archived meanwhile, the turn's key used for another command, a kind no longer hosted): the
+# next bot tries; any other error ends the turn.
+BOT_REFUSALS = frozenset({Code.GAME_OVER, Code.IDEMPOTENCY_KEY_REUSED, Code.UNKNOWN_KIND})
 
 
 class _Runtime:
@@ -29,52 +35,86 @@ class _Runtime:
     Redis client and a GameService whose cached folds are caught up with the stream on each turn
     instead of being rebuilt from the first event."""
 
-    def __init__(self, redis_url: str, prefix: str, partitions: int, queue_url: str | None = None) -> None:
+    def __init__(
+        self, settings: Settings, redis_url: str, prefix: str, partitions: int, queue_url: str | None = None
+    ) -> None:
         self.loop = asyncio.new_event_loop()
-        self.client = connect(redis_url)
-        self.scheduler = Scheduler(redis_url, prefix, partitions, queue=queue_url)
-        self.service = GameService(EventStore(self.client, prefix=prefix, partitions=partitions),
-                                   on_awaiting=TurnNotifier(self.scheduler, self.client))
-        self.prefix = prefix
+        self.scheduler = Scheduler(
+            redis_url,
+            prefix,
+            partitions,
+            lease_s=settings.ai_lease_s,
+            queue=queue_url or settings.queue_url,
+            timeout_s=settings.redis_timeout_s,
+            detect_s=settings.redis_detect_s,
+        )
+        self.store = EventStore(
+            connect(
+                redis_url,
+                timeout_s=settings.redis_timeout_s,
+                pool_size=settings.redis_pool,
+                detect_s=settings.redis_detect_s,
+            ),
+            prefix=prefix,
+            partitions=partitions,
+            wait_replicas=settings.wait_replicas,
+            wait_timeout_ms=settings.wait_timeout_ms,
+        )
+        self.service = GameService(self.store, on_awaiting=TurnNotifier(self.scheduler, self.store))
+        self.prefix, self.lease_s = prefix, settings.ai_lease_s
 
     def close(self) -> None:
         try:
-            self.loop.run_until_complete(self.client.aclose())
+            self.loop.run_until_complete(self.store.aclose())
         finally:
             self.loop.close()
             self.scheduler.close()
 
 
 _RUNTIMES: dict[tuple[str, str, int], _Runtime] = {}
+_settings: Settings | None = None  # the worker process's, given at its start (`use`)
 
 
-def play_ai_turn(redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int,
-                 queue_url: str | None = None) -> dict:
+def use(settings: Settings) -> None:
+    """The settings this worker process's AI turns run with (`pantheon worker` gives its own at start;
+    RQ calls `play_ai_turn` by name, so they cannot come as an argument)."""
+    global _settings
+    _settings = settings
+
+
+def play_ai_turn(
+    redis_url: str, prefix: str, partitions: int, game: str, version: int, seat: int, queue_url: str | None = None
+) -> dict:
     """The RQ job: play the AI seat's turn if the game still awaits it at `version`. Its result says
     what happened ("played", "duplicate", "stale" or "not_ai"), how long the bot thought and when the events
     were stored (for the overhead benchmark)."""
     key = (redis_url, prefix, partitions)
     runtime = _RUNTIMES.get(key)
     if runtime is None:
-        runtime = _RUNTIMES[key] = _Runtime(redis_url, prefix, partitions, queue_url)
+        # a turn played outside `pantheon worker` (a test, a script): the settings of the environment
+        settings = _settings or Settings()
+        runtime = _RUNTIMES[key] = _Runtime(settings, redis_url, prefix, partitions, queue_url)
     try:
         with _lease(runtime):
             return runtime.loop.run_until_complete(play_turn(runtime.service, game, version, seat))
     except BaseException:
         # A job timeout interrupts the loop wherever it is: start the next turn from scratch.
         _RUNTIMES.pop(key, None)
-        try:
+        with suppress(Exception):
             runtime.close()
-        except Exception:
-            pass
         raise
 
 
 def provenance_of(bots, bot, knowledge, rng_seed: str) -> dict[str, str]:
     """What an AI command records about its decision: enough for an auditor to rebuild the seat's
     knowledge, compare its hash and run the same bot with the same parameters and RNG again."""
-    return {"bot": bot.name, "params": json.dumps(bot.params, sort_keys=True), "budget": bot.budget,
-            "view": bots.view_hash(knowledge), "rng": rng_seed}
+    return {
+        "bot": bot.name,
+        "params": json.dumps(bot.params, sort_keys=True),
+        "budget": bot.budget,
+        "view": bots.view_hash(knowledge),
+        "rng": rng_seed,
+    }
 
 
 @contextmanager
@@ -86,16 +126,14 @@ def _lease(runtime: _Runtime):
     if job is None:  # called directly, outside RQ
         yield
         return
-    key, ttl_ms = lease_key(runtime.prefix, job.id), max(100, int(LEASE_S * 1000))
-    runtime.scheduler.redis.set(key, 1, px=ttl_ms)
+    turns, ttl_ms = runtime.scheduler.turns, max(100, int(runtime.lease_s * 1000))
+    turns.hold_lease(job.id, ttl_ms)
     done = threading.Event()
 
     def renew() -> None:
-        while not done.wait(LEASE_S / 3):
-            try:
-                runtime.scheduler.redis.set(key, 1, px=ttl_ms)
-            except Exception:  # noqa: BLE001 - Redis away: the lease lapses and the sweeper takes over
-                pass
+        while not done.wait(runtime.lease_s / 3):
+            with suppress(Exception):  # Redis away: the lease lapses and the sweeper takes over
+                turns.hold_lease(job.id, ttl_ms)
 
     renewer = threading.Thread(target=renew, daemon=True, name="ai-lease")
     renewer.start()
@@ -103,10 +141,8 @@ def _lease(runtime: _Runtime):
         yield
     finally:
         done.set()
-        try:
-            runtime.scheduler.redis.delete(key)
-        except Exception:  # noqa: BLE001 - it lapses by itself
-            pass
+        with suppress(Exception):  # it lapses by itself
+            turns.drop_lease(job.id)
 
 
 async def play_turn(service, game: str, version: int, seat: int) -> dict:
@@ -136,12 +172,19 @@ async def play_turn(service, game: str, version: int, seat: int) -> dict:
         think = time.perf_counter() - started
         provenance = provenance_of(bots, bot, knowledge, key) | ({"fallback": failed} if failed else {})
         try:  # decided at `version`: if the game moved on meanwhile, this turn is over
-            done = await service.submit(game, seat, msgspec.to_builtins(command), expected_version=version,
-                                        idempotency_key=key, provenance=provenance, ai=True)
+            done = await service.submit(
+                game,
+                seat,
+                msgspec.to_builtins(command),
+                expected_version=version,
+                idempotency_key=key,
+                provenance=provenance,
+                ai=True,
+            )
         except ServiceError as error:
-            if error.code == "version_conflict":
+            if error.code == Code.VERSION_CONFLICT:
                 return {"outcome": "stale"}
-            if error.status != 422:
+            if not isinstance(error, Refused) and error.code not in BOT_REFUSALS:
                 raise
             failed = _failure(game, version, seat, bot.name, f"{error.code}: {error.message}")
             continue

@@ -6,10 +6,10 @@ import asyncio
 import sys
 
 import msgspec
-from service.store.connection import connect
 
 from service.config import Settings
 from service.store.codec import Envelope
+from service.store.connection import connect
 from service.store.streams import EventStore
 
 from .export import Header
@@ -20,23 +20,40 @@ def _store(settings: Settings) -> EventStore:
         sys.exit("Set REDIS_URL to the server's Redis (`pantheon serve` prints it).")
     from .cold import Archive
 
-    return EventStore(connect(settings.redis_url), prefix=settings.prefix, partitions=settings.partitions,
-                      cold=Archive(settings.archive_path))
+    client = connect(
+        settings.redis_url,
+        timeout_s=settings.redis_timeout_s,
+        pool_size=settings.redis_pool,
+        detect_s=settings.redis_detect_s,
+    )
+    return EventStore(
+        client,
+        prefix=settings.prefix,
+        partitions=settings.partitions,
+        wait_replicas=settings.wait_replicas,
+        wait_timeout_ms=settings.wait_timeout_ms,
+        cold=Archive(settings.archive_path),
+    )
 
 
 async def load_export(store: EventStore, game: str) -> tuple[Header, list[Envelope]]:
     """A stored game as an export: the seed only once its secrets are revealed (it has ended, and
     so has any game it was dealt from)."""
-    meta = await store.meta(game)
+    meta = await store.records.meta(game)
     if "kind" not in meta:
         raise LookupError(f"There is no game {game!r}.")
     envelopes = await store.read(game)
     text = {k: v.decode() for k, v in meta.items() if k in ("kind", "engine", "commitment", "seed", "finished")}
-    header = Header(game=game, kind=text["kind"], engine=text.get("engine", ""), commitment=text["commitment"],
-                    seed=text["seed"] if await store.revealed(game) else None,
-                    seats=msgspec.json.decode(meta.get("seats", b"[]")),
-                    lineage=msgspec.json.decode(meta["lineage"]) if "lineage" in meta else None,
-                    events=len(envelopes))
+    header = Header(
+        game=game,
+        kind=text["kind"],
+        engine=text.get("engine", ""),
+        commitment=text["commitment"],
+        seed=text["seed"] if await store.records.revealed(game) else None,
+        seats=msgspec.json.decode(meta.get("seats", b"[]")),
+        lineage=msgspec.json.decode(meta["lineage"]) if "lineage" in meta else None,
+        events=len(envelopes),
+    )
     return header, envelopes
 
 
@@ -51,7 +68,7 @@ def _run(settings: Settings | None, work):
         try:
             return await work(store)
         finally:
-            await store.redis.aclose()
+            await store.aclose()
 
     return asyncio.run(go())
 

@@ -5,42 +5,32 @@ Per game: a claim (SET NX with an expiry, in the game's hash tag), the files wri
 and read back and compared with what Redis holds, then one script that deletes the game's keys
 only if the claim is still ours and the game has not changed since it was read. A crash at any
 step leaves the game whole in Redis (the files, if any, are written again next time) or whole in
-the archive."""
+the archive. A game that cannot be archived (its events unreadable here, its files not reading back)
+is skipped, logged and counted, and the sweep goes on with the others."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 import time
 import uuid
 from dataclasses import dataclass
 
-from domain import games as registry
-from service.store.codec import UNPACK_ENVELOPE, Envelope
+import msgspec
+
+from projections.registry import projections_for
+from service.store.codec import Envelope
+from service.store.errors import RedisError
 from service.store.streams import EventStore
 
 from .archive import load_export
 from .cold import Archive, side_bytes
-from .export import decider_for, export_lines
+from .export import ExportError, decider_for, export_lines
 
 log = logging.getLogger(__name__)
 CLAIM_S = 300  # how long an archiver's claim on a game lasts (an archiver that died lets go after this)
-
-# KEYS: the claim, meta hash, events stream, refused commands, the partition's awaiting hash, then
-# the game's read models (all in the game's hash tag). ARGV: the claim's token, the version and
-# revision archived, the game id. Deletes the game if the claim is ours and the game is unchanged.
-_DELETE = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local stored = redis.call('HMGET', KEYS[2], 'version', 'rev')
-if (stored[1] or '') ~= ARGV[2] or (stored[2] or '') ~= ARGV[3] then
-  redis.call('DEL', KEYS[1])
-  return 0
-end
-redis.call('HDEL', KEYS[5], ARGV[4])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], unpack(KEYS, 6))
-return 1
-"""
 
 
 @dataclass(frozen=True)
@@ -50,79 +40,100 @@ class Due:
     version: int = 0  # the version it was due at: a game that moved since is not archived
 
 
+@dataclass(frozen=True)
+class Skipped:
+    game: str
+    reason: str  # unreadable (its events or files), mismatch (its files do not read back as Redis holds it), error
+    error: str
+
+
+def skip_reason(error: Exception) -> str:
+    """The metric's label for a game that could not be archived (a few values, whatever the error)."""
+    if isinstance(error, ArchiveMismatch):
+        return "mismatch"
+    return "unreadable" if isinstance(error, (ExportError, msgspec.MsgspecError)) else "error"
+
+
 class Archiver:
     """Moves games that are due from `store` (a store without an archive: Redis only) to `archive`."""
 
-    def __init__(self, store: EventStore, archive: Archive, *, finished_s: float, abandoned_s: float,
-                 claim_s: int = CLAIM_S) -> None:
+    def __init__(
+        self, store: EventStore, archive: Archive, *, finished_s: float, abandoned_s: float, claim_s: int = CLAIM_S
+    ) -> None:
         self.store, self.archive = store, archive
         self.finished_s, self.abandoned_s, self.claim_s = finished_s, abandoned_s, claim_s
-        self._delete = store.redis.register_script(_DELETE)
+        self.claims = store.claims
+        self._delete = self.claims.delete  # (a test makes it crash: the archiver dies before deleting)
+        self.skipped: list[Skipped] = []  # the games the last sweep could not archive
 
     async def games(self) -> list[str]:
         """Every game in Redis (a SCAN of their metadata keys, on every node of a cluster)."""
-        pattern = f"{{{self.store.prefix}:p*}}:game:*:meta"
-        return sorted({key.decode().rsplit(":", 2)[-2] async for key in self.store.redis.scan_iter(match=pattern,
-                                                                                                  count=1000)})
+        return await self.store.records.game_ids()
 
     async def due(self, game: str, now: float | None = None) -> Due | None:
         """Whether the game is to be archived now, and why."""
         now = time.time() if now is None else now
-        finished, created, version = await self.store.redis.hmget(self.store.keys(game).meta, "finished",
-                                                                  "created_at", "version")
-        last = await self.store.redis.xrevrange(self.store.keys(game).events, count=1)
-        last_ms = max(int(created or 0), UNPACK_ENVELOPE.decode(last[0][1][b"e"]).recorded_at if last else 0)
+        finished, version, last_ms = await self.claims.last_activity(game)
         idle = now - last_ms / 1000
-        if finished is not None:
-            return Due(game, "finished", int(version or 0)) if idle >= self.finished_s else None
-        return Due(game, "abandoned", int(version or 0)) if idle >= self.abandoned_s else None
+        if finished:
+            return Due(game, "finished", version) if idle >= self.finished_s else None
+        return Due(game, "abandoned", version) if idle >= self.abandoned_s else None
 
     async def sweep(self, now: float | None = None) -> list[Due]:
-        """Archive every game that is due; the games this archiver archived."""
-        done = []
+        """Archive every game that is due; the games this archiver archived. A game that cannot be
+        archived is skipped (listed in `skipped`, logged, counted in Redis for /metrics); Redis or the
+        disk failing ends the sweep (every game would fail alike)."""
+        done, self.skipped = [], []
         for game in await self.games():
-            due = await self.due(game, now)
-            if due is not None and await self.move(game, ended=due.reason == "finished", version=due.version):
-                done.append(due)
+            try:
+                due = await self.due(game, now)
+                if due is not None and await self.move(game, ended=due.reason == "finished", version=due.version):
+                    done.append(due)
+            except (RedisError, OSError):
+                raise
+            except Exception as error:  # noqa: BLE001 - one game's log must not keep every other in Redis
+                await self._skip(Skipped(game, skip_reason(error), repr(error)))
+        await self.claims.record_sweep(len(self.skipped))
         return done
+
+    async def _skip(self, skipped: Skipped) -> None:
+        log.warning("game %s cannot be archived, skipped (%s): %s", skipped.game, skipped.reason, skipped.error)
+        self.skipped.append(skipped)
+        await self.claims.count_skipped(skipped.reason)
 
     async def move(self, game: str, *, ended: bool = True, version: int | None = None) -> bool:
         """Archive the game now (if at `version`, when given), if no other archiver is at it; whether
         this call archived it."""
-        keys, token = self.store.keys(game), uuid.uuid4().hex
-        if not await self.store.redis.set(keys.archiving, token, nx=True, ex=self.claim_s):
+        token = uuid.uuid4().hex
+        if not await self.claims.claim(game, token, self.claim_s):
             return False
         try:
             return await self._move(game, token, ended, version)
         except BaseException:
-            await self.store.redis.delete(keys.archiving)  # (it expires anyway if this fails too)
+            await self.claims.release(game)  # (it expires anyway if this fails too)
             raise
 
     async def _move(self, game: str, token: str, ended: bool, due_at: int | None) -> bool:
-        keys = self.store.keys(game)
-        meta = {k.decode(): v for k, v in (await self.store.redis.hgetall(keys.meta)).items()}
+        meta, rejected = await self.claims.in_redis(game)
         moved = due_at is not None and int(meta.get("version", b"0")) != due_at  # a move since it was due
         if "kind" not in meta or moved:  # (no kind: archived meanwhile by an archiver whose claim had expired)
-            await self.store.redis.delete(keys.archiving)
+            await self.claims.release(game)
             return False
-        rejected = [fields for _, fields in await self.store.redis.xrange(keys.rejected)]
         header, envelopes = await load_export(self.store, game)
         version = meta.get("version", b"").decode()
         if int(version or 0) != len(envelopes):  # an append between the two reads: next time
-            await self.store.redis.delete(keys.archiving)
+            await self.claims.release(game)
             return False
         export = b"".join(line + b"\n" for line in export_lines(header, envelopes, decider_for(header.kind)))
         await asyncio.to_thread(self.archive.write, game, export, side_bytes(meta, rejected))
         await asyncio.to_thread(self._verify, game, meta, envelopes, rejected)
         if not ended:  # leaves the lobby of running games before its keys go (a game listed twice is fine)
-            await self._delist(game)
-        names = [p.name for p in registry.get(meta["kind"].decode()).projections]
-        deleted = await self._delete(
-            keys=[keys.archiving, keys.meta, keys.events, keys.rejected,
-                  self.store.awaiting_key(self.store.partition(game)), *map(keys.read_model, names)],
-            args=[token, version, meta.get("rev", b"").decode(), game])
+            await self.store.lobby.move_to_ended(game)
+        names = [p.name for p in projections_for(meta["kind"].decode())]
+        rev = meta.get("rev", b"").decode()
+        deleted = await self._delete(game, token, version, rev, names)
         if not deleted and not ended:  # it moved meanwhile: it is running after all
-            await self._relist(game)
+            await self.store.lobby.move_to_running(game)
         return bool(deleted)
 
     def _verify(self, game: str, meta: dict[str, bytes], envelopes: list[Envelope], rejected: list) -> None:
@@ -137,49 +148,35 @@ class Archiver:
         if cold.envelopes and cold.envelopes[-1].hash != meta.get("hash", b"").decode():
             raise ArchiveMismatch(f"the archive of {game} does not end at the hash Redis holds")
 
-    async def _delist(self, game: str) -> None:
-        lobby, ended = f"{self.store.prefix}:lobby", f"{self.store.prefix}:lobby:ended"
-        score = await self.store.redis.zscore(lobby, game)
-        if score is not None:
-            await self.store.redis.zadd(ended, {game: score})
-            await self.store.redis.zrem(lobby, game)
-
-    async def _relist(self, game: str) -> None:
-        lobby, ended = f"{self.store.prefix}:lobby", f"{self.store.prefix}:lobby:ended"
-        score = await self.store.redis.zscore(ended, game)
-        if score is not None:
-            await self.store.redis.zadd(lobby, {game: score})
-            await self.store.redis.zrem(ended, game)
-
 
 class ArchiveMismatch(Exception):
     """The archive's files did not read back as Redis holds the game."""
 
 
-def alive_key(prefix: str, host: str) -> str:
-    """The key that says an archiver of `host` is alive (`pantheon alive archiver`): set before each sweep."""
-    return f"{prefix}:archiver:alive:{host}"
-
-
-async def run(store: EventStore, archive: Archive, *, finished_s: float, abandoned_s: float, every_s: float,
-              stop: asyncio.Event | None = None) -> None:
+async def run(
+    store: EventStore,
+    archive: Archive,
+    *,
+    finished_s: float,
+    abandoned_s: float,
+    every_s: float,
+    stop: asyncio.Event | None = None,
+) -> None:
     """Sweep every `every_s` seconds until `stop` is set; a failed sweep is logged and tried again."""
     archiver = Archiver(store, archive, finished_s=finished_s, abandoned_s=abandoned_s)
     stop = stop or asyncio.Event()
-    key = alive_key(store.prefix, socket.gethostname())
+    host = socket.gethostname()
     while not stop.is_set():
         try:
             # alive for three periods, and a sweep's worth more (a sweep of many games takes a while)
-            await store.redis.set(key, int(time.time()), ex=int(3 * every_s) + 300)
-            for due in await archiver.sweep():
+            await store.claims.say_alive(host, int(3 * every_s) + 300)
+            for due in await archiver.sweep():  # (a game it skips, it logs)
                 log.info("archived %s game %s", due.reason, due.game)
         except Exception as error:  # noqa: BLE001 - Redis away, a full disk: try again next period
             log.warning("archive sweep failed: %r", error)
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), every_s)
-        except asyncio.TimeoutError:
-            pass
     try:
-        await store.redis.delete(key)  # stopped on purpose: no longer alive
+        await store.claims.say_stopped(host)  # stopped on purpose: no longer alive
     except Exception as error:  # noqa: BLE001 - it lapses anyway
         log.warning("could not say the archiver stopped: %r", error)

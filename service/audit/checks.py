@@ -1,7 +1,7 @@
 """Audit: check a game's log as a whole — the seed against its commitment, the hash chain, every
 event re-derived by deciding the recorded commands again with the seed, every AI command's view
-(and, when asked, its decision), and the final scores — and tell a person what happened, with the
-score after every event."""
+(and, when asked, its decision), every platform event (a seat re-issued, which no command
+decides), and the final scores — and tell a person what happened, with the score after every event."""
 
 from __future__ import annotations
 
@@ -9,10 +9,20 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
-from domain.kernel import Bots, Decider
+from domain.kernel import (
+    PLATFORM_TYPES,
+    Bots,
+    Decider,
+    PlatformEvent,
+    SeatReissued,
+    evolve,
+    logged_event_type,
+    redact,
+)
 from domain.rng import game_rng
 from service.store.codec import GENESIS_HASH, Envelope, chain_hash
 
@@ -44,8 +54,13 @@ class Report:
         return min(failures) if failures else None
 
     def summary(self) -> dict:
-        return {"ok": self.ok, "game": self.game, "events": self.events, "first_failure": self.first_failure,
-                "checks": {c.name: c.ok for c in self.checks}}
+        return {
+            "ok": self.ok,
+            "game": self.game,
+            "events": self.events,
+            "first_failure": self.first_failure,
+            "checks": {c.name: c.ok for c in self.checks},
+        }
 
 
 def audit(header: Header, envelopes: list[Envelope], decider: Decider, *, rerun_bots: bool = False) -> Report:
@@ -62,15 +77,25 @@ def audit(header: Header, envelopes: list[Envelope], decider: Decider, *, rerun_
 def _check_seed(header: Header, envelopes: list[Envelope], report: Report) -> bytes | None:
     published = (envelopes[0].facts or {}).get("commitment") if envelopes else None
     if published != header.commitment:
-        report.checks.append(Check("commitment", False, "the commitment in the log's first event differs from the header's", 1))
+        report.checks.append(
+            Check("commitment", False, "the commitment in the log's first event differs from the header's", 1)
+        )
         return None
     if not header.seed:
         report.checks.append(Check("commitment", None, "the seed is not revealed yet (the game has not ended)"))
         return None
     seed = bytes.fromhex(header.seed)
     ok = hashlib.sha256(seed).hexdigest() == header.commitment
-    report.checks.append(Check("commitment", ok, "sha256(seed) equals the published commitment" if ok
-                               else "sha256(seed) does not equal the published commitment", None if ok else 1))
+    report.checks.append(
+        Check(
+            "commitment",
+            ok,
+            "sha256(seed) equals the published commitment"
+            if ok
+            else "sha256(seed) does not equal the published commitment",
+            None if ok else 1,
+        )
+    )
     return seed if ok else None
 
 
@@ -92,23 +117,27 @@ def _check_chain(header: Header, envelopes: list[Envelope], report: Report) -> N
 
 
 def _batches(envelopes: list[Envelope]) -> list[list[Envelope]]:
+    """The events of each command, and each platform event on its own."""
     batches: list[list[Envelope]] = []
     for e in envelopes:
-        if e.cause is not None or not batches:
+        if e.cause is not None or e.type in PLATFORM_TYPES or not batches:
             batches.append([])
         batches[-1].append(e)
     return batches
 
 
-def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Decider, seed: bytes | None,
-                         report: Report, ai: _AiCheck) -> None:
-    events_of = msgspec.msgpack.Decoder(decider.event_type)
+def _replay_and_redecide(
+    header: Header, envelopes: list[Envelope], decider: Decider, seed: bytes | None, report: Report, ai: _AiCheck
+) -> None:
+    events_of = msgspec.msgpack.Decoder(logged_event_type(decider))
     commands_of = msgspec.msgpack.Decoder(decider.command_type)
     # a fork copied from an ended game: its first `at` commands were decided with the parent's seed;
     # a fork dealt from a running game starts afresh at version 1 (its deal is decided with its own)
     lineage = header.lineage or {}
     prefix = 0 if lineage.get("redealt") else lineage.get("at", 0)
     state, redecided, redecide_failure = decider.initial_state(), 0, None
+    game_events: list[Any]
+    platform, game_events = _PlatformCheck(header, decider, prefix), []
     for batch in _batches(envelopes):
         first = batch[0].version
         events, unreadable = _decode(batch, events_of)
@@ -124,19 +153,22 @@ def _replay_and_redecide(header: Header, envelopes: list[Envelope], decider: Dec
             redecided += redecide_failure is None
         if batch[0].provenance is not None and command is not None:
             ai.check(state, batch[0], command)
+        platform.check(state, batch, events)
+        game_events = events if command is not None else game_events
         for e, event in zip(batch, events):
             try:
-                state = decider.evolve(state, event)
+                state = evolve(decider, state, event)
             except Exception:  # an event that cannot have happened (a damaged log)
                 report.checks.append(Check("replay", False, f"event {e.version} cannot be applied", e.version))
                 return
-            shown = event if header.seed else decider.redact(event, None)  # secrets only once revealed
+            shown = event if header.seed else redact(decider, event, None)  # secrets only once revealed
             scores = decider.scores(state, bool(header.seed)) if decider.scores and state is not None else []
             report.story.append(_line(e, shown, command if e is batch[0] else None, scores))
     report.checks.append(Check("replay", True, f"{len(envelopes)} events replay"))
     _add_redecide_check(report, seed, redecided, redecide_failure, prefix)
     report.checks.extend(ai.results())
-    _check_scores(decider, state, events, report)
+    report.checks.append(platform.result())
+    _check_scores(decider, state, game_events, report)
 
 
 def _decode(batch: list[Envelope], decoder) -> tuple[list, int | None]:
@@ -167,14 +199,24 @@ def _add_redecide_check(report: Report, seed, redecided: int, failure: int | Non
     if seed is None:
         report.checks.append(Check("commands_redecided", None, "needs the revealed seed"))
     elif failure is not None:
-        report.checks.append(Check("commands_redecided", False,
-                                   f"deciding the recorded command again gives another event {failure} "
-                                   "(a changed command, event or random outcome)", failure))
+        report.checks.append(
+            Check(
+                "commands_redecided",
+                False,
+                f"deciding the recorded command again gives another event {failure} "
+                "(a changed command, event or random outcome)",
+                failure,
+            )
+        )
     else:
         after = f" after the copied prefix of {prefix} events" if prefix else ""
-        report.checks.append(Check("commands_redecided", True,
-                                   f"{redecided} commands decided again{after} give exactly the recorded events "
-                                   "and random outcomes"))
+        report.checks.append(
+            Check(
+                "commands_redecided",
+                True,
+                f"{redecided} commands decided again{after} give exactly the recorded events and random outcomes",
+            )
+        )
 
 
 class _AiCheck:
@@ -182,6 +224,8 @@ class _AiCheck:
 
     def __init__(self, bots: Bots | None, rerun: bool) -> None:
         self.bots, self.rerun = bots, rerun
+        self.view_failure: int | None
+        self.rerun_failure: int | None
         self.commands, self.rerun_count, self.view_failure, self.rerun_failure = 0, 0, None, None
 
     def check(self, state, e: Envelope, command) -> None:
@@ -190,7 +234,7 @@ class _AiCheck:
             return
         provenance = e.provenance or {}
         try:
-            knowledge = self.bots.knowledge(state, e.seat)
+            knowledge = self.bots.knowledge(state, e.seat)  # type: ignore[arg-type]  # no seat: fails, as below
             seen = self.bots.view_hash(knowledge) == provenance.get("view")
         except Exception:  # a damaged log (no seat, a seat out of range): a failure, not a crash
             seen = False
@@ -204,6 +248,7 @@ class _AiCheck:
     def _same_choice(self, knowledge, e: Envelope, command) -> bool:
         provenance = e.provenance or {}
         try:
+            assert self.bots is not None  # check() calls this only with bots
             bot = self.bots.make(provenance["bot"], **json.loads(provenance["params"]))
             again = bot.choose(knowledge, e.seat, random.Random(provenance["rng"]))
         except Exception:  # an unknown bot, bad parameters or no RNG seed: it cannot be confirmed
@@ -215,21 +260,43 @@ class _AiCheck:
             return [Check("ai_views", True, "no AI commands in this game")]
         if self.bots is None:
             return [Check("ai_views", None, f"{self.commands} AI commands, but no bots are known for this game kind")]
-        checks = [Check("ai_views", False, f"the AI command at event {self.view_failure} records the hash of a "
-                        "view that is not its seat's knowledge there", self.view_failure)
-                  if self.view_failure is not None else
-                  Check("ai_views", True, f"{self.commands} AI commands each decided from exactly its seat's "
-                        "knowledge (view hashes match)")]
+        checks = [
+            Check(
+                "ai_views",
+                False,
+                f"the AI command at event {self.view_failure} records the hash of a "
+                "view that is not its seat's knowledge there",
+                self.view_failure,
+            )
+            if self.view_failure is not None
+            else Check(
+                "ai_views",
+                True,
+                f"{self.commands} AI commands each decided from exactly its seat's knowledge (view hashes match)",
+            )
+        ]
         if not self.rerun:
             return checks
         if self.rerun_failure is not None:
-            checks.append(Check("ai_decisions", False, f"the recorded bot, run again on its view at event "
-                                f"{self.rerun_failure}, chooses another command", self.rerun_failure))
+            checks.append(
+                Check(
+                    "ai_decisions",
+                    False,
+                    f"the recorded bot, run again on its view at event {self.rerun_failure}, chooses another command",
+                    self.rerun_failure,
+                )
+            )
         elif self.view_failure is not None:
             checks.append(Check("ai_decisions", None, "not run past the AI command whose view does not match"))
         else:
-            checks.append(Check("ai_decisions", True, f"{self.rerun_count} AI commands chosen again, identically, by "
-                                "the recorded bot with its parameters and RNG"))
+            checks.append(
+                Check(
+                    "ai_decisions",
+                    True,
+                    f"{self.rerun_count} AI commands chosen again, identically, by "
+                    "the recorded bot with its parameters and RNG",
+                )
+            )
         return checks
 
 
@@ -239,14 +306,76 @@ def _check_scores(decider: Decider, state, last_events: list, report: Report) ->
     announced = next((e.scores for e in reversed(last_events) if hasattr(e, "scores")), None)
     if outcome is None:
         report.checks.append(Check("final_scores", None, "the game has not ended"))
-    elif announced != outcome["scores"]:
-        report.checks.append(Check("final_scores", False, f"the events add up to {outcome['scores']}, "
-                                   f"but the game announced {announced}", report.events))
+    elif announced != outcome.scores:
+        report.checks.append(
+            Check(
+                "final_scores",
+                False,
+                f"the events add up to {outcome.scores}, but the game announced {announced}",
+                report.events,
+            )
+        )
     else:
-        report.checks.append(Check("final_scores", True, f"scores {outcome['scores']}, winners {outcome['winners']}"))
+        report.checks.append(Check("final_scores", True, f"scores {outcome.scores}, winners {outcome.winners}"))
+
+
+class _PlatformCheck:
+    """The platform's events: no command decides them, so the audit checks what they may be. Each
+    stands alone (no command, cause, seat, key or provenance in its envelope), is recorded while
+    the game runs (after its first event, before its end) and, for a re-issue, names a human seat
+    of the game (in a fork, past the prefix copied from its parent, whose seats those were). No
+    command's events may hold one. Every replay passes over them: they change no state."""
+
+    def __init__(self, header: Header, decider: Decider, prefix: int) -> None:
+        self.seats, self.decider, self.prefix = header.seats, decider, prefix
+        self.failure: int | None
+        self.count, self.failure, self.why = 0, None, ""
+
+    def check(self, state, batch: list[Envelope], events: list) -> None:
+        if self.failure is not None:
+            return
+        platform = [isinstance(event, PlatformEvent) for event in events]
+        if batch[0].type not in PLATFORM_TYPES:
+            if any(platform):
+                self._fail(batch[platform.index(True)].version, "is a platform event among a command's events")
+            return
+        self.count += 1
+        e, event = batch[0], events[0]
+        if len(batch) > 1:
+            self._fail(batch[1].version, "follows a platform event, but no command caused it")
+        elif not isinstance(event, PlatformEvent) or type(event).__struct_config__.tag != e.type:
+            self._fail(e.version, f"is recorded as {e.type} but holds another event")
+        elif any(v is not None for v in (e.cause, e.command, e.seat, e.idempotency_key, e.provenance, e.facts)):
+            self._fail(e.version, "is a platform event that names a command, seat, key or provenance")
+        elif state is None or self.decider.is_terminal(state):
+            self._fail(e.version, "is a platform event recorded before the game began or after it ended")
+        elif isinstance(event, SeatReissued) and not self._human(event.seat, e.version):
+            self._fail(e.version, f"re-issues seat {event.seat}, which is not a human seat of the game")
+
+    def _human(self, seat: int, version: int) -> bool:
+        if not 0 <= seat < len(self.seats):
+            return False
+        return version <= self.prefix or self.seats[seat].get("type") == "human"
+
+    def _fail(self, version: int, why: str) -> None:
+        self.failure, self.why = version, f"event {version} {why}"
+
+    def result(self) -> Check:
+        if self.failure is not None:
+            return Check("platform_events", False, self.why, self.failure)
+        if not self.count:
+            return Check("platform_events", True, "no platform events (seat re-issues) in this game")
+        return Check(
+            "platform_events",
+            True,
+            f"{self.count} platform events (seat re-issues), each on its own, "
+            "caused by no command, recorded while the game ran and naming one of its human seats",
+        )
 
 
 def _line(e: Envelope, event, command, scores: list) -> str:
+    if isinstance(event, PlatformEvent):
+        return f"v{e.version:<5} the admin: {e.type} {msgspec.structs.asdict(event)}  scores {scores}"
     who = f"seat {e.seat}" if e.seat is not None else "the game"
     did = f"{who} {e.command}: " if command is not None else "  "
     fields = {k: v for k, v in msgspec.structs.asdict(event).items() if v not in ([], {}, None, "")}

@@ -17,7 +17,7 @@ import msgspec
 
 from service.store.cold import ArchiveUnreadable, ColdGame
 
-from .export import ExportError, read_export
+from .export import read_export
 
 _GAME = re.compile(r"[0-9A-Za-z_-]{1,64}")  # a game id as a file name: nothing that leaves the directory
 
@@ -62,8 +62,8 @@ class Archive:
         self._cache.pop(game, None)
 
     def read(self, game: str) -> ColdGame | None:
-        """The archived game read from its files now (None: not archived); ExportError for a file
-        that is not exactly as written."""
+        """The archived game read from its files now (None: not archived); an error (OSError,
+        zlib.error, ExportError, …) for a file that cannot be read or is not exactly as written."""
         try:
             export_path, side_path = self.paths(game)
             export = gzip.decompress(export_path.read_bytes())
@@ -71,8 +71,9 @@ class Archive:
             return None
         side = _SIDE.decode(gzip.decompress(side_path.read_bytes()))
         _, envelopes = read_export(export.splitlines())
-        return ColdGame(meta=side.meta, envelopes=envelopes,
-                        rejected=[{k.encode(): v for k, v in r.items()} for r in side.rejected])
+        return ColdGame(
+            meta=side.meta, envelopes=envelopes, rejected=[{k.encode(): v for k, v in r.items()} for r in side.rejected]
+        )
 
     def export_bytes(self, game: str) -> bytes | None:
         """The archived game's export file, uncompressed (None: not archived)."""
@@ -87,8 +88,10 @@ class Archive:
         if cached is None:
             try:
                 cached = await asyncio.to_thread(self.read, game)
-            except (OSError, EOFError, ExportError, msgspec.DecodeError, msgspec.ValidationError) as error:
-                raise ArchiveUnreadable(f"the archive of game {game} cannot be read: {error}") from error
+            except (
+                Exception
+            ) as error:  # a damaged file fails in any layer (gzip, zlib, JSON, msgpack, the game's types)
+                raise ArchiveUnreadable(f"the archive of game {game} cannot be read: {error!r}") from error
             if cached is None:
                 return None
             self._cache[game] = cached

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from domain import games
-from domain.kernel import Decider
+from domain.kernel import Decider, logged_event_type
 from service.store.codec import Envelope, wrap_batch
 
 FORMAT = "pantheon-export/1"
@@ -63,7 +63,7 @@ class ExportError(Exception):
 
 def export_lines(header: Header, envelopes: Iterable[Envelope], decider: Decider) -> Iterator[bytes]:
     """The file's lines (without newlines)."""
-    events = msgspec.msgpack.Decoder(decider.event_type)
+    events = msgspec.msgpack.Decoder(logged_event_type(decider))
     commands = msgspec.msgpack.Decoder(decider.command_type)
     yield _JSON.encode(header)
     for e in envelopes:
@@ -71,11 +71,23 @@ def export_lines(header: Header, envelopes: Iterable[Envelope], decider: Decider
 
 
 def _line(e: Envelope, event, command) -> bytes:
-    return _JSON.encode(Line(
-        version=e.version, type=e.type, schema=e.schema, event=msgspec.to_builtins(event),
-        recorded_at=e.recorded_at, command_type=e.command, seat=e.seat, idempotency_key=e.idempotency_key,
-        command=msgspec.to_builtins(command) if command is not None else None, facts=e.facts,
-        provenance=e.provenance, prev_hash=e.prev_hash, hash=e.hash))
+    return _JSON.encode(
+        Line(
+            version=e.version,
+            type=e.type,
+            schema=e.schema,
+            event=msgspec.to_builtins(event),
+            recorded_at=e.recorded_at,
+            command_type=e.command,
+            seat=e.seat,
+            idempotency_key=e.idempotency_key,
+            command=msgspec.to_builtins(command) if command is not None else None,
+            facts=e.facts,
+            provenance=e.provenance,
+            prev_hash=e.prev_hash,
+            hash=e.hash,
+        )
+    )
 
 
 def decider_for(kind: str) -> Decider:
@@ -107,26 +119,47 @@ def read_export(lines: Iterable[bytes], decider_for=decider_for) -> tuple[Header
 def _envelope(game: str, number: int, raw: bytes, decider: Decider) -> Envelope:
     try:
         line = _LINE.decode(raw)
-        command = msgspec.convert(line.command, decider.command_type) if line.command is not None else None
-        event = msgspec.convert(line.event, decider.event_type)
+        # JSON keys are strings, also where the game's types key a dict by int (a fork's state)
+        command = None if line.command is None else msgspec.convert(line.command, decider.command_type, str_keys=True)
+        event = msgspec.convert(line.event, logged_event_type(decider), str_keys=True)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         raise ExportError(number, f"the line of event {number} cannot be read: {error}") from None
-    e = Envelope(game=game, version=line.version, type=line.type, schema=line.schema,
-                 payload=msgspec.Raw(_PACK.encode(event)), recorded_at=line.recorded_at, command=line.command_type,
-                 seat=line.seat, idempotency_key=line.idempotency_key,
-                 cause=_PACK.encode(command) if command is not None else None, facts=line.facts,
-                 provenance=line.provenance, prev_hash=line.prev_hash, hash=line.hash)
+    e = Envelope(
+        game=game,
+        version=line.version,
+        type=line.type,
+        schema=line.schema,
+        payload=msgspec.Raw(_PACK.encode(event)),
+        recorded_at=line.recorded_at,
+        command=line.command_type,
+        seat=line.seat,
+        idempotency_key=line.idempotency_key,
+        cause=_PACK.encode(command) if command is not None else None,
+        facts=line.facts,
+        provenance=line.provenance,
+        prev_hash=line.prev_hash,
+        hash=line.hash,
+    )
     if _line(e, event, command) != raw:
         raise ExportError(number, f"the line of event {number} was altered")
     return e
 
 
-def chain(game: str, items: list[tuple[object, list]], *, recorded_at: int = 0,
-          facts: dict[str, str] | None = None) -> list[Envelope]:
+def chain(
+    game: str, items: list[tuple[object, list]], *, recorded_at: int = 0, facts: dict[str, str] | None = None
+) -> list[Envelope]:
     """Envelopes with a fresh hash chain for (command, events) pairs, as the server stores them."""
     out: list[Envelope] = []
     for command, events in items:
         prev = out[-1].hash if out else ""
-        out += wrap_batch(game, len(out), prev, events, command, seat=getattr(command, "seat", None),
-                          recorded_at=recorded_at, facts=facts if not out else None)
+        out += wrap_batch(
+            game,
+            len(out),
+            prev,
+            events,
+            command,
+            seat=getattr(command, "seat", None),
+            recorded_at=recorded_at,
+            facts=facts if not out else None,
+        )
     return out

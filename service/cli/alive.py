@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import socket
 
-import redis
-
 from service.config import Settings
 from service.store.connection import ClusterUnknown, ClusterWithoutQueue, connect_sync, queue_url
+from service.store.errors import RedisError
 
 
 def alive(settings: Settings, role: str) -> bool:
@@ -20,7 +19,9 @@ def alive(settings: Settings, role: str) -> bool:
         raise SystemExit("Set REDIS_URL to the Redis the role uses.")
     try:
         if role == "worker":
-            client = connect_sync(queue_url(settings.redis_url, settings.queue_url, detect_s=3), timeout_s=3, plain=True)
+            client = connect_sync(
+                queue_url(settings.redis_url, settings.queue_url, detect_s=3), timeout_s=3, plain=True
+            )
         else:
             client = connect_sync(settings.redis_url, timeout_s=3, detect_s=3)
     except ClusterWithoutQueue as error:
@@ -32,17 +33,17 @@ def alive(settings: Settings, role: str) -> bool:
         if role == "worker":
             return _worker_alive(client, settings.prefix, host)
         if role == "archiver":  # it says so before each sweep, for three periods and five minutes
-            from service.audit.archiver import alive_key
+            from service.store.claims import archiver_alive
 
-            return bool(client.exists(alive_key(settings.prefix, host)))
+            return archiver_alive(client, settings.prefix, host)
         return _projector_alive(client, settings, host)
-    except redis.RedisError:
+    except RedisError:
         return False
     finally:
         client.close()
 
 
-def _worker_alive(client: redis.Redis, prefix: str, host: str) -> bool:
+def _worker_alive(client, prefix: str, host: str) -> bool:
     from rq import Queue, SimpleWorker
 
     from service.ai.scheduler import queue_name
@@ -50,14 +51,8 @@ def _worker_alive(client: redis.Redis, prefix: str, host: str) -> bool:
     return any(w.hostname == host for w in SimpleWorker.all(queue=Queue(queue_name(prefix), connection=client)))
 
 
-def _projector_alive(client: redis.Redis, settings: Settings, host: str) -> bool:
-    from service.read.projector import alive_key
+def _projector_alive(client, settings: Settings, host: str) -> bool:
+    from service.store.feeds import consumers_alive
     from service.store.streams import EventStore
 
-    seconds, micros = client.time()
-    now_ms = seconds * 1000 + micros // 1000
-    for feed in EventStore(client, settings.prefix, settings.partitions).feed_keys():
-        names = client.zrangebyscore(alive_key(feed), now_ms, "+inf")
-        if not any(name.decode().startswith(f"{host}-") for name in names):
-            return False
-    return True
+    return consumers_alive(client, EventStore(client, settings.prefix, settings.partitions).feed_keys(), host)

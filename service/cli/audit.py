@@ -7,6 +7,7 @@ import sys
 
 from service.audit.checks import Check, Report, audit
 from service.audit.export import ExportError, decider_for, read_export
+from service.config import Settings
 
 
 def print_report(report: Report, *, quiet: bool = False, out=None) -> None:
@@ -36,7 +37,15 @@ def audit_file(path: str, *, rerun_bots: bool = False) -> Report:
     return report
 
 
-def audit_command(path: str | None, game: str | None, *, quiet: bool = False, rerun_bots: bool = False) -> int:
+def audit_command(
+    path: str | None,
+    game: str | None,
+    settings: Settings | None = None,
+    *,
+    quiet: bool = False,
+    rerun_bots: bool = False,
+) -> int:
+    """Audit an exported file, or `game` on the server of `settings` (None: of the environment)."""
     if bool(path) == bool(game):
         print("Give either an exported FILE or --game ID.", file=sys.stderr)
         return 2
@@ -44,9 +53,10 @@ def audit_command(path: str | None, game: str | None, *, quiet: bool = False, re
         if game:
             from service.audit.archive import fetch_export
 
-            header, envelopes = fetch_export(game)
+            header, envelopes = fetch_export(game, settings)
             report = audit(header, envelopes, decider_for(header.kind), rerun_bots=rerun_bots)
         else:
+            assert path is not None  # one of the two, as checked above
             report = audit_file(path, rerun_bots=rerun_bots)
     except OSError as error:
         print(json.dumps({"ok": False, "events": 0, "first_failure": None, "error": str(error)}))

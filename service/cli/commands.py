@@ -7,10 +7,10 @@ import json
 import os
 import sys
 import textwrap
-from collections.abc import MutableMapping
+from collections.abc import Mapping
 
 from domain import games
-from service.config import SETTINGS, Setting
+from service.config import BY_NAME, SETTINGS, Setting, Settings
 
 
 def _board(args: argparse.Namespace) -> int:
@@ -43,70 +43,76 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from service.config import Settings
-
     from .roles import serve
 
-    serve(Settings())
+    serve(args.settings, args.environ)
     return 0
 
 
 def _api(args: argparse.Namespace) -> int:
-    from service.config import Settings
-
     from .roles import run_api
 
-    run_api(Settings())
+    run_api(args.settings)
     return 0
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from service.config import Settings
-
     from .roles import run_worker
 
-    run_worker(Settings(), burst=args.burst)
+    run_worker(args.settings, burst=args.burst)
     return 0
 
 
 def _archiver(args: argparse.Namespace) -> int:
-    from service.config import Settings
-
     from .roles import run_archiver
 
-    run_archiver(Settings(), once=args.once)
+    run_archiver(args.settings, once=args.once)
     return 0
 
 
 def _alive(args: argparse.Namespace) -> int:
-    from service.config import Settings
-
     from .alive import alive
 
-    return 0 if alive(Settings(), args.role) else 1
+    return 0 if alive(args.settings, args.role) else 1
 
 
 def _projector(args: argparse.Namespace) -> int:
-    from service.config import Settings
     from service.read.projector import serve_projector
 
-    settings = Settings()
-    options = {"batch": args.batch, "block_ms": args.block_ms, "claim_idle_ms": args.claim_idle_ms,
-               "dead_after_ms": args.dead_after_ms}
+    settings = args.settings
+    options = {
+        "batch": args.batch,
+        "block_ms": args.block_ms,
+        "claim_idle_ms": args.claim_idle_ms,
+        "dead_after_ms": args.dead_after_ms,
+    }
     if args.consumer:
         options["consumer"] = args.consumer
-    stats = serve_projector(settings.redis_url, settings.prefix, settings.partitions, **options)
+    stats = serve_projector(
+        settings.redis_url,
+        settings.prefix,
+        settings.partitions,
+        redis_timeout_s=settings.redis_timeout_s,
+        redis_detect_s=settings.redis_detect_s,
+        **options,
+    )
     print(json.dumps(vars(stats)), flush=True)
     return 0
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    from service.config import Settings
     from service.read.rebuild import run_rebuild
 
-    settings = Settings()
-    totals = run_rebuild(settings.redis_url, settings.prefix, settings.partitions,
-                         concurrency=args.concurrency, names=args.only or None)
+    settings = args.settings
+    totals = run_rebuild(
+        settings.redis_url,
+        settings.prefix,
+        settings.partitions,
+        concurrency=args.concurrency,
+        names=args.only or None,
+        redis_timeout_s=settings.redis_timeout_s,
+        redis_detect_s=settings.redis_detect_s,
+    )
     print(json.dumps(totals), flush=True)
     return 0
 
@@ -114,13 +120,13 @@ def _rebuild(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     from .audit import audit_command
 
-    return audit_command(args.file, args.game, quiet=args.quiet, rerun_bots=args.bots)
+    return audit_command(args.file, args.game, args.settings, quiet=args.quiet, rerun_bots=args.bots)
 
 
 def _export(args: argparse.Namespace) -> int:
     from service.audit.archive import export_game
 
-    count = export_game(args.game, sys.stdout.buffer)
+    count = export_game(args.game, sys.stdout.buffer, args.settings)
     print(f"exported {count} events of {args.game}", file=sys.stderr)
     return 0
 
@@ -130,7 +136,7 @@ def _import(args: argparse.Namespace) -> int:
     from service.audit.export import ExportError
 
     try:
-        game = import_file(args.file)
+        game = import_file(args.file, args.settings)
     except ExportError as error:
         print(f"not imported: {error}", file=sys.stderr)
         return 1
@@ -152,16 +158,18 @@ def _ladder(args: argparse.Namespace) -> int:
     if args.players not in game.players:
         print(f"--players must be one of {game.players} for {game.kind}", file=sys.stderr)
         return 2
-    lines, summary = report(ladder(bots, args.games, args.players, args.seed, time.perf_counter, args.jobs,
-                                   kind=game.kind))
+    lines, summary = report(
+        ladder(bots, args.games, args.players, args.seed, time.perf_counter, args.jobs, kind=game.kind)
+    )
     print("\n".join(lines))
     print(json.dumps(summary))
     return 0
 
 
 def _game_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", choices=games.kinds(), default=games.DEFAULT_KIND,
-                   help=f"the game (default: {games.DEFAULT_KIND})")
+    p.add_argument(
+        "--game", choices=games.kinds(), default=games.DEFAULT_KIND, help=f"the game (default: {games.DEFAULT_KIND})"
+    )
 
 
 FLAG_PREFIX = "setting_"
@@ -179,41 +187,72 @@ def _settings_table() -> str:
 
 def _checked(setting: Setting):
     """An argparse type: the flag's text as the environment would hold it, once it reads as a value."""
+
     def check(text: str) -> str:
         try:
             setting.parse(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a valid {setting.option}: {text!r}") from None
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"not a valid {setting.option}: {text!r} ({error})") from None
         return text
+
     return check
+
+
+def check_settings(role: str, environ: Mapping[str, str] | None = None) -> None:
+    """Stop before anything starts, with a sentence, when a setting of `role` cannot be read from
+    `environ` (`os.environ` by default)."""
+    environ = os.environ if environ is None else environ
+    for s in SETTINGS:
+        if role in s.roles:
+            try:
+                s.read(environ)
+            except ValueError as error:
+                given = environ[s.env] if s.env in environ else s.default_text()
+                raise SystemExit(f"pantheon {role}: {s.env}={given!r} is not valid: {error}.") from None
 
 
 def _settings_flags(p: argparse.ArgumentParser, role: str) -> argparse.ArgumentParser:
     """The flags of the settings that `role` uses (from the one table, service.config.SETTINGS)."""
     group = p.add_argument_group("settings", "each also an environment variable; a flag given wins over it")
+    assert group.description is not None  # given just above
+    p.set_defaults(settings_role=role)
     for s in SETTINGS:
         if role not in s.roles:
             continue
         default = s.default_text() or "unset"
         if s.flag:
-            group.add_argument(s.option, dest=FLAG_PREFIX + s.name, type=_checked(s), metavar="VALUE",
-                               help=f"{s.help} (env {s.env}; default: {default})".replace("%", "%%"))
+            group.add_argument(
+                s.option,
+                dest=FLAG_PREFIX + s.name,
+                type=_checked(s),
+                metavar="VALUE",
+                help=f"{s.help} (env {s.env}; default: {default})".replace("%", "%%"),
+            )
         else:
             group.description += f"; {s.env} (environment only): {s.help}".replace("%", "%%")
     return p
 
 
-def apply_flags(args: argparse.Namespace, environ: MutableMapping[str, str] = os.environ) -> None:
-    """The settings given as flags go into the environment, where every module reads them (before
-    the role's modules are imported) and which `serve` hands to the processes it starts."""
-    for name, raw in vars(args).items():
-        if name.startswith(FLAG_PREFIX) and raw is not None:
-            environ[next(s.env for s in SETTINGS if s.name == name[len(FLAG_PREFIX):])] = raw
+def apply_flags(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment (`environ`, else `os.environ`) with the settings given as flags over it: what
+    the role's `Settings` are read from, and what `serve` hands to the processes it starts (the
+    environment itself is left as it is)."""
+    environ = os.environ if environ is None else environ
+    flags = {
+        BY_NAME[name[len(FLAG_PREFIX) :]].env: raw
+        for name, raw in vars(args).items()
+        if name.startswith(FLAG_PREFIX) and raw is not None
+    }
+    return {**environ, **flags}
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="pantheon", description="Pantheon game server", epilog=_settings_table(),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="pantheon",
+        description="Pantheon game server",
+        epilog=_settings_table(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command", required=True)
     m = sub.add_parser("board", aliases=["map"], help="render a game's board (Pantheon: the map)")
     _game_option(m)
@@ -236,53 +275,77 @@ def parser() -> argparse.ArgumentParser:
     ld.add_argument("--seed", default="0")
     ld.add_argument("--jobs", type=int, default=1, help="games played in this many processes at once (same results)")
     ld.set_defaults(func=_ladder)
-    _settings_flags(sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)"),
-                    "serve").set_defaults(func=_serve)
+    _settings_flags(
+        sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)"), "serve"
+    ).set_defaults(func=_serve)
     _settings_flags(sub.add_parser("api", help="run the HTTP API against REDIS_URL"), "api").set_defaults(func=_api)
     w = _settings_flags(sub.add_parser("worker", help="run an RQ worker for AI turns against REDIS_URL"), "worker")
     w.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     w.set_defaults(func=_worker)
-    pr = _settings_flags(sub.add_parser("projector", help="keep the read models up to date from the feed (REDIS_URL)"),
-                         "projector")
+    pr = _settings_flags(
+        sub.add_parser("projector", help="keep the read models up to date from the feed (REDIS_URL)"), "projector"
+    )
     pr.add_argument("--consumer", help="consumer name in the group (default: host-pid-random)")
     pr.add_argument("--batch", type=int, default=64, help="feed entries per read (default: %(default)s)")
-    pr.add_argument("--block-ms", type=int, default=1000,
-                    help="the longest one read waits for new entries (default: %(default)s)")
-    pr.add_argument("--claim-idle-ms", type=int, default=1_000,
-                    help="take over entries another consumer left unacknowledged this long; they are looked for "
-                         "every quarter of it (default: %(default)s)")
-    pr.add_argument("--dead-after-ms", type=int, default=30_000,
-                    help="remove from the group consumers silent this long that hold no entries (default: %(default)s)")
+    pr.add_argument(
+        "--block-ms", type=int, default=1000, help="the longest one read waits for new entries (default: %(default)s)"
+    )
+    pr.add_argument(
+        "--claim-idle-ms",
+        type=int,
+        default=1_000,
+        help="take over entries another consumer left unacknowledged this long; they are looked for "
+        "every quarter of it (default: %(default)s)",
+    )
+    pr.add_argument(
+        "--dead-after-ms",
+        type=int,
+        default=30_000,
+        help="remove from the group consumers silent this long that hold no entries (default: %(default)s)",
+    )
     pr.set_defaults(func=_projector)
-    ar = _settings_flags(sub.add_parser(
-        "archiver", help="move finished and abandoned games out of Redis into the archive (REDIS_URL)"), "archiver")
+    ar = _settings_flags(
+        sub.add_parser("archiver", help="move finished and abandoned games out of Redis into the archive (REDIS_URL)"),
+        "archiver",
+    )
     ar.add_argument("--once", action="store_true", help="one sweep, then stop")
     ar.set_defaults(func=_archiver)
-    al = _settings_flags(sub.add_parser(
-        "alive", help="health check: exit 0 if this host runs a live projector, AI worker or archiver (REDIS_URL)"),
-        "alive")
+    al = _settings_flags(
+        sub.add_parser(
+            "alive", help="health check: exit 0 if this host runs a live projector, AI worker or archiver (REDIS_URL)"
+        ),
+        "alive",
+    )
     al.add_argument("role", choices=("projector", "worker", "archiver"))
     al.set_defaults(func=_alive)
     pj = sub.add_parser("projections", help="manage the read models").add_subparsers(dest="action", required=True)
-    rb = _settings_flags(pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)"),
-                         "rebuild")
+    rb = _settings_flags(
+        pj.add_parser("rebuild", help="rebuild every read model from the event streams (REDIS_URL)"), "rebuild"
+    )
     rb.add_argument("--concurrency", type=int, default=16, help="games folded at once")
     rb.add_argument("--only", action="append", metavar="NAME", help="rebuild only this projection (repeatable)")
     rb.set_defaults(func=_rebuild)
-    a = _settings_flags(sub.add_parser(
-        "audit", help="check a game: seed, hash chain, every command decided again, AI views, scores"), "audit")
+    a = _settings_flags(
+        sub.add_parser("audit", help="check a game: seed, hash chain, every command decided again, AI views, scores"),
+        "audit",
+    )
     a.add_argument("file", nargs="?", help="an exported game (JSON Lines); no server needed")
     a.add_argument("--game", help="a game id on the server at REDIS_URL")
     a.add_argument("--quiet", action="store_true", help="print only the checks, not the story")
-    a.add_argument("--bots", action="store_true",
-                   help="also run every AI command's recorded bot again on its view: it must choose the same command")
+    a.add_argument(
+        "--bots",
+        action="store_true",
+        help="also run every AI command's recorded bot again on its view: it must choose the same command",
+    )
     a.set_defaults(func=_audit)
-    e = _settings_flags(sub.add_parser("export", help="write a game (REDIS_URL) as JSON Lines to standard output"),
-                        "export")
+    e = _settings_flags(
+        sub.add_parser("export", help="write a game (REDIS_URL) as JSON Lines to standard output"), "export"
+    )
     e.add_argument("game")
     e.set_defaults(func=_export)
-    i = _settings_flags(sub.add_parser("import", help="verify an exported game and recreate it (read-only) at REDIS_URL"),
-                        "import")
+    i = _settings_flags(
+        sub.add_parser("import", help="verify an exported game and recreate it (read-only) at REDIS_URL"), "import"
+    )
     i.add_argument("file")
     i.set_defaults(func=_import)
     return p
@@ -290,7 +353,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    apply_flags(args)
+    if role := getattr(args, "settings_role", None):
+        # the settings, read once here (flags over the environment) and handed to the role
+        args.environ = apply_flags(args)
+        check_settings(role, args.environ)
+        args.settings = Settings.from_environ(args.environ)
     return args.func(args)
 
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
+from dataclasses import replace
 
 from service.config import Settings
 
@@ -22,8 +24,10 @@ WORKER_TTL_S = 60
 
 def _require_redis(settings: Settings) -> str:
     if not settings.redis_url:
-        sys.exit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run this role on its own, "
-                 "or use `pantheon serve` to run everything over an embedded Redis.")
+        sys.exit(
+            "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run this role on its own, "
+            "or use `pantheon serve` to run everything over an embedded Redis."
+        )
     return settings.redis_url
 
 
@@ -34,7 +38,7 @@ def _require_queue(settings: Settings, redis_url: str, *, api: bool = False) -> 
     from service.store.connection import ClusterUnknown, ClusterWithoutQueue, queue_url
 
     try:
-        return queue_url(redis_url, settings.queue_url, detect_s=0 if api else None)
+        return queue_url(redis_url, settings.queue_url, detect_s=0 if api else settings.redis_detect_s)
     except ClusterWithoutQueue as error:
         sys.exit(str(error))
     except ClusterUnknown:
@@ -49,31 +53,40 @@ def run_api(settings: Settings, redis_url: str | None = None) -> None:
     from service.http.server import run_server
 
     url = redis_url or _require_redis(settings)
-    app = create_app(url, prefix=settings.prefix, partitions=settings.partitions,
-                     idempotency_ttl_s=settings.idempotency_ttl_s, cors_origins=settings.cors_origins,
-                     quotas=settings.quotas, secret=settings.secret, redis_timeout_s=settings.redis_timeout_s,
-                     redis_pool=settings.redis_pool, queue_url=_require_queue(settings, url, api=True),
-                     archive_dir=settings.archive_path)
+    app = create_app(replace(settings, redis_url=url, queue_url=_require_queue(settings, url, api=True)))
     run_server(app, settings)
 
 
-def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool = False,
-               sweep_every_s: float | None = None) -> None:
+def run_worker(
+    settings: Settings, redis_url: str | None = None, *, burst: bool = False, sweep_every_s: float | None = None
+) -> None:
     """An RQ worker on the AI queue, with a sweeper thread that enqueues again any AI turn that is
     due and that no job waits for or runs, and hands idle seats to the AI. The worker outlives Redis
     restarts: whenever RQ's loop gives up (RQ quits on a Redis timeout or an unexpected error), a new
     one starts after 1, 2, 4, 5 s; only SIGTERM or SIGINT ends it."""
-    from redis import Redis
     from rq import Queue, SimpleWorker
 
+    from service.ai import worker
     from service.ai.scheduler import Scheduler, queue_name
     from service.ai.sweeper import Sweeper
+    from service.store.connection import queue_connection
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     url = redis_url or _require_redis(settings)
     queue = _require_queue(settings, url)
-    sweeper = Sweeper(Scheduler(url, settings.prefix, settings.partitions, queue=queue),
-                      every_s=sweep_every_s if sweep_every_s is not None else settings.ai_sweep_s)
+    worker.use(replace(settings, queue_url=queue))  # the settings its AI turns run with
+    sweeper = Sweeper(
+        Scheduler(
+            url,
+            settings.prefix,
+            settings.partitions,
+            lease_s=settings.ai_lease_s,
+            queue=queue,
+            timeout_s=settings.redis_timeout_s,
+            detect_s=settings.redis_detect_s,
+        ),
+        every_s=sweep_every_s if sweep_every_s is not None else settings.ai_sweep_s,
+    )
     stop = threading.Event()
     threading.Thread(target=_sweep_until, args=(sweeper, stop), daemon=True, name="ai-sweeper").start()
 
@@ -92,11 +105,14 @@ def run_worker(settings: Settings, redis_url: str | None = None, *, burst: bool 
             # SimpleWorker runs each job in this process (no fork per job): an AI turn is short, and a
             # worker that dies mid-job is covered by the sweeper and the idempotency key. RQ blocks on
             # the queue for up to its TTL less 15 s: a longer silence is a dead connection.
-            connection = Redis.from_url(queue, socket_connect_timeout=2, socket_timeout=WORKER_TTL_S + 15)
+            connection = queue_connection(queue, timeout_s=WORKER_TTL_S + 15)
             started = time.monotonic()
             try:
-                Worker([Queue(queue_name(settings.prefix), connection=connection)], connection=connection,
-                       worker_ttl=WORKER_TTL_S).work(burst=burst)
+                Worker(
+                    [Queue(queue_name(settings.prefix), connection=connection)],
+                    connection=connection,
+                    worker_ttl=WORKER_TTL_S,
+                ).work(burst=burst)
             except Exception as error:  # noqa: BLE001 - Redis away at start-up, or RQ failed: start again
                 log.warning("AI worker stopped: %r", error)
             finally:
@@ -137,12 +153,26 @@ def run_archiver(settings: Settings, redis_url: str | None = None, *, once: bool
 
     async def main() -> None:
         archive = Archive(settings.archive_path)
-        store = EventStore(connect(url), prefix=settings.prefix, partitions=settings.partitions, cold=archive)
+        client = connect(
+            url, timeout_s=settings.redis_timeout_s, pool_size=settings.redis_pool, detect_s=settings.redis_detect_s
+        )
+        store = EventStore(
+            client,
+            prefix=settings.prefix,
+            partitions=settings.partitions,
+            wait_replicas=settings.wait_replicas,
+            wait_timeout_ms=settings.wait_timeout_ms,
+            cold=archive,
+        )
         limits = dict(finished_s=settings.archive_finished_s, abandoned_s=settings.archive_abandoned_s)
         try:
             if once:
-                done = await Archiver(store, archive, **limits).sweep()
-                print(f"archived {len(done)} games", flush=True)
+                archiver = Archiver(store, archive, **limits)
+                done = await archiver.sweep()
+                skipped = (
+                    f"; skipped {len(archiver.skipped)} that cannot be archived (logged)" if archiver.skipped else ""
+                )
+                print(f"archived {len(done)} games{skipped}", flush=True)
                 return
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
@@ -150,7 +180,7 @@ def run_archiver(settings: Settings, redis_url: str | None = None, *, once: bool
                 loop.add_signal_handler(sig, stop.set)
             await run(store, archive, every_s=settings.archive_every_s, stop=stop, **limits)
         finally:
-            await store.redis.aclose()
+            await store.aclose()
 
     asyncio.run(main())
 
@@ -169,8 +199,10 @@ def _sweep_until(sweeper, stop: threading.Event) -> None:
             log.warning("AI sweep failed: %r", error)
 
 
-def serve(settings: Settings) -> None:
-    """Everything on one machine: embedded Redis (unless REDIS_URL), a projector, AI workers, the API."""
+def serve(settings: Settings, environ: Mapping[str, str]) -> None:
+    """Everything on one machine: embedded Redis (unless REDIS_URL), a projector, AI workers, the
+    API. The helper processes get `environ` (the environment the settings were read from, with the
+    command line's flags in it), so they read the same settings."""
     embedded = None
     url = settings.redis_url
     if not url:
@@ -179,14 +211,17 @@ def serve(settings: Settings) -> None:
         embedded = EmbeddedRedis(settings.data_dir)
         url = embedded.url
     _require_queue(settings, url)
-    env = dict(os.environ, REDIS_URL=url)
+    env = dict(environ, REDIS_URL=url)
     helpers = Supervisor(["projector", "archiver"] + ["worker"] * settings.ai_workers, env)
     helpers.start()
     base = f"http://{settings.host}:{settings.port}"
     where = f"embedded Redis, data in {os.path.abspath(settings.data_dir)}" if embedded else url
-    print(f"Pantheon server on {base}  ({where})\n  Play in your browser: {base}/"
-          f"\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json"
-          f"\n  For other pantheon commands (export, audit --game): REDIS_URL={url}", flush=True)
+    print(
+        f"Pantheon server on {base}  ({where})\n  Play in your browser: {base}/"
+        f"\n  API docs: {base}/schema\n  OpenAPI:  {base}/schema/openapi.json"
+        f"\n  For other pantheon commands (export, audit --game): REDIS_URL={url}",
+        flush=True,
+    )
     # uvicorn shuts down gracefully on SIGTERM and then raises the signal again; make that an
     # exit that runs the clean-up below instead of killing the process outright.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -233,8 +268,12 @@ class Supervisor:
                     ran = now - self.started_at[i]
                     self.failures[i] = 1 if ran > self.HEALTHY_AFTER_S else self.failures[i] + 1
                     wait = self.RESTART_BACKOFF_S[min(self.failures[i], len(self.RESTART_BACKOFF_S)) - 1]
-                    print(f"pantheon serve: {self.roles[i]} (pid {process.pid}) exited with {process.returncode}; "
-                          f"starting it again in {wait} s", file=sys.stderr, flush=True)
+                    print(
+                        f"pantheon serve: {self.roles[i]} (pid {process.pid}) exited with {process.returncode}; "
+                        f"starting it again in {wait} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                     due[i] = now + wait
                 elif now >= due[i]:
                     del due[i]

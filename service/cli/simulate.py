@@ -57,8 +57,9 @@ def simulated_game_id(seed: bytes) -> str:
     return "sim-" + hashlib.sha256(b"id|" + seed).hexdigest()[:16]
 
 
-def play_game(seed: bytes, options: Any, rnd: random.Random, *, check: bool = True,
-              kind: str = registry.DEFAULT_KIND) -> GameRecord:
+def play_game(
+    seed: bytes, options: Any, rnd: random.Random, *, check: bool = True, kind: str = registry.DEFAULT_KIND
+) -> GameRecord:
     """Play one game to its end (or its first error) with the random player.
 
     Each command draws from `game_rng(seed, game, version)`, exactly as the server does, so an
@@ -75,6 +76,7 @@ def play_game(seed: bytes, options: Any, rnd: random.Random, *, check: bool = Tr
         rng = game_rng(seed, game, version)
         try:
             if fast:
+                assert decider.apply is not None  # as `fast` says
                 state, events = decider.apply(state, command, rng)
             else:
                 events = decider.decide(state, command, rng)
@@ -89,15 +91,18 @@ def play_game(seed: bytes, options: Any, rnd: random.Random, *, check: bool = Tr
         version += len(events)
         if decider.is_terminal(state) or record.violations:
             break
-        command = spec.random_command(state, decider.awaited(state).seat, rnd)
+        awaited = decider.awaited(state)
+        assert awaited is not None  # not ended: a seat is awaited
+        command = spec.random_command(state, awaited.seat, rnd)
     record.state = state
     if check and fold(decider, record.events) != state:
         record.violations.append("replaying the events does not give the state built step by step")
     return record
 
 
-def simulate(games: int, players: str, seed: int | str, *, check: bool = True,
-             kind: str = registry.DEFAULT_KIND) -> Iterator[GameRecord]:
+def simulate(
+    games: int, players: str, seed: int | str, *, check: bool = True, kind: str = registry.DEFAULT_KIND
+) -> Iterator[GameRecord]:
     """Play `games` games; the same seed gives the same games."""
     for index in range(games):
         rnd = random.Random(f"{seed}:{index}")
@@ -118,8 +123,9 @@ def summary(records: list[GameRecord], seconds: float) -> dict:
     }
 
 
-def run(games: int, players: str, seed: int | str, *, check: bool = True,
-        kind: str = registry.DEFAULT_KIND) -> tuple[dict, list[GameRecord]]:
+def run(
+    games: int, players: str, seed: int | str, *, check: bool = True, kind: str = registry.DEFAULT_KIND
+) -> tuple[dict, list[GameRecord]]:
     with fewer_gc_passes():
         start = time.perf_counter()
         records = list(simulate(games, players, seed, check=check, kind=kind))
@@ -138,9 +144,15 @@ def export_records(records: list[GameRecord], directory: str) -> None:
         game = registry.get(record.kind)
         facts = {"commitment": commitment(record.seed), "engine": game.engine}
         envelopes = chain(record.game, record.steps, facts=facts)
-        header = Header(game=record.game, kind=record.kind, engine=game.engine, commitment=facts["commitment"],
-                        seed=record.seed.hex() if record.finished else None,
-                        seats=[{"type": "ai", "level": "random"}] * record.options.players, events=len(envelopes))
+        header = Header(
+            game=record.game,
+            kind=record.kind,
+            engine=game.engine,
+            commitment=facts["commitment"],
+            seed=record.seed.hex() if record.finished else None,
+            seats=[{"type": "ai", "level": "random"}] * record.options.players,
+            events=len(envelopes),
+        )
         with open(target / f"{record.game}.jsonl", "wb") as out:
             for line in export_lines(header, envelopes, game.decider):
                 out.write(line + b"\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -15,30 +16,39 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.types import Message, Scope
-from redis.exceptions import RedisError
 
 from service.ai.scheduler import Scheduler, TurnNotifier
 from service.ai.sweeper import ai_status
-from service.config import QuotaSettings, value
-from service.read.lag import projection_lag
-from service.store.connection import POOL_SIZE as REDIS_POOL_SIZE
-from service.store.connection import TIMEOUT_S as REDIS_TIMEOUT_S
-from service.store.connection import DETECT_BACKOFF_S, ClusterUnknown, ask_cluster, assume, connect, connect_one, is_cluster
-from service.store.connection import queue_url as plain_url
-from service.store.fanout import Fanout
-from service.store.secret import ServerSecret, check_configured
 from service.audit.cold import Archive
-from service.store.streams import IDEMPOTENCY_TTL_S, EventStore
-from service.write import GameService, ServiceError
+from service.config import Settings
+from service.errors import Code, ServiceError
+from service.read.lag import FeedLag, projection_lag
+from service.store.connection import (
+    DETECT_BACKOFF_S,
+    ClusterUnknown,
+    ask_cluster,
+    assume,
+    connect,
+    connect_one,
+    is_cluster,
+)
+from service.store.connection import queue_url as plain_url
+from service.store.errors import RedisError
+from service.store.fanout import Fanout
+from service.store.secret import check_configured
+from service.store.streams import EventStore
+from service.write import GameService
 
 from .audit import AuditController
 from .auth import provide_fanout, provide_metrics, provide_service
+from .bodies import StrictBody
+from .caching import conditional, tag_coding
 from .caching import document as document_caching
 from .caching import finish as cache_headers
-from .caching import tag_coding, then_conditional
 from .created import document
 from .docs import swagger_assets
 from .games import GamesController
+from .headers import secure
 from .metrics import Metrics
 from .models import Health
 from .openapi import (
@@ -56,7 +66,6 @@ from .strict import HeadAsGet, StrictRequests
 from .web import web_routes
 
 log = logging.getLogger("pantheon.api")
-DEFAULT_MAX_BODY_BYTES = 64 * 1024
 COMPRESS_FROM_BYTES = 1024  # smaller answers go as they are: compressing them saves next to nothing
 
 
@@ -74,8 +83,10 @@ async def _check_cluster(url: str, state: State) -> None:
             await asyncio.sleep(DETECT_BACKOFF_S[min(attempt, len(DETECT_BACKOFF_S) - 1)])
             attempt += 1
     if cluster:
-        log.error("REDIS_URL is a Redis Cluster, which did not answer when this process started: stopping, "
-                  "to be started again with a cluster client")
+        log.error(
+            "REDIS_URL is a Redis Cluster, which did not answer when this process started: stopping, "
+            "to be started again with a cluster client"
+        )
         os.kill(os.getpid(), signal.SIGTERM)
     else:
         state.redis_unknown = False
@@ -84,52 +95,74 @@ async def _check_cluster(url: str, state: State) -> None:
 def _compression() -> CompressionConfig:
     """brotli for clients that accept it, else gzip, for answers of at least COMPRESS_FROM_BYTES; never
     the event stream, whose events must leave one by one as they happen."""
-    return CompressionConfig(backend="brotli", brotli_gzip_fallback=True, gzip_compress_level=6,
-                             minimum_size=COMPRESS_FROM_BYTES, exclude=[r"/stream$"])
+    return CompressionConfig(
+        backend="brotli",
+        brotli_gzip_fallback=True,
+        gzip_compress_level=6,
+        minimum_size=COMPRESS_FROM_BYTES,
+        exclude=[r"/stream$"],
+    )
 
 
 class OperationsController(Controller):
     """Liveness, readiness and Prometheus metrics."""
 
     tags = ["operations"]
-    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
-                    "metrics": Provide(provide_metrics, sync_to_thread=False),
-                    "fanout": Provide(provide_fanout, sync_to_thread=False)}
+    dependencies = {
+        "service": Provide(provide_service, sync_to_thread=False),
+        "metrics": Provide(provide_metrics, sync_to_thread=False),
+        "fanout": Provide(provide_fanout, sync_to_thread=False),
+    }
 
     @get("/health/live", operation_id="health_live", status_code=200, summary="The process is up")
     async def live(self) -> Health:
         return Health(status="ok")
 
-    @get("/health/ready", operation_id="health_ready", status_code=200, summary="Redis answers",
-         responses=problems(503))
+    @get(
+        "/health/ready", operation_id="health_ready", status_code=200, summary="Redis answers", responses=problems(503)
+    )
     async def ready(self, service: NamedDependency[GameService], state: State) -> Health:
         if state.get("redis_unknown"):  # started while Redis was away: not ready until it said what it is
-            raise ServiceError(503, "not_ready", "The event store (Redis) has not answered yet.")
+            raise ServiceError(Code.NOT_READY, "The event store (Redis) has not answered yet.")
         try:
-            await service.store.redis.ping()
+            await service.store.ping()
         except Exception:  # any failure to reach Redis means not ready, whatever its type
-            raise ServiceError(503, "not_ready", "The event store (Redis) does not answer.") from None
+            raise ServiceError(Code.NOT_READY, "The event store (Redis) does not answer.") from None
         return Health(status="ok")
 
-    @get("/metrics", operation_id="metrics", status_code=200, summary="Prometheus metrics",
-         media_type="text/plain; version=0.0.4")
-    async def metrics(self, metrics: NamedDependency[Metrics], service: NamedDependency[GameService],
-                      fanout: NamedDependency[Fanout]) -> str:
+    @get(
+        "/metrics",
+        operation_id="metrics",
+        status_code=200,
+        summary="Prometheus metrics",
+        media_type="text/plain; version=0.0.4",
+    )
+    async def metrics(
+        self, metrics: NamedDependency[Metrics], service: NamedDependency[GameService], fanout: NamedDependency[Fanout]
+    ) -> str:
+        lag: list[FeedLag] | None
+        ai: dict[str, float] | None
+        archiver: dict[str, float] | None
         try:
-            lag = await projection_lag(service.store.redis, service.store)
-            ai = await ai_status(service.store.redis, service.store.prefix)
+            lag = await projection_lag(service.store)
+            ai = await ai_status(service.store)
+            archiver = await service.store.claims.status()
         except (RedisError, OSError):  # Redis away: this process's own metrics still, without Redis' figures
-            lag = ai = None
-        return metrics.exposition(lag, ai, streams=(fanout.listeners, len(fanout.channels)))
+            lag = ai = archiver = None
+        return metrics.exposition(lag, ai, streams=(fanout.listeners, len(fanout.channels)), archiver=archiver)
 
 
 def _allow_header_fix(app: Litestar):
     """A before_send hook that lists every method of the route in the Allow header of OPTIONS answers.
 
     Litestar 2.25 builds the automatic OPTIONS handler of a path when its first handler is
-    registered, so for /games (GET and POST) it answered `Allow: OPTIONS, POST`."""
-    allowed = {route.path_format: ", ".join(sorted(route.methods | ({"HEAD"} if "GET" in route.methods else set())))
-               .encode() for route in app.routes if hasattr(route, "route_handler_map")}
+    registered, so for /games (GET and POST) it answered `Allow: OPTIONS, POST` (litestar#4169, fixed
+    in Litestar 3 only); and it lists no HEAD, which HeadAsGet answers."""
+    allowed = {
+        route.path_format: ", ".join(sorted(route.methods | ({"HEAD"} if "GET" in route.methods else set()))).encode()
+        for route in app.routes
+        if hasattr(route, "route_handler_map")
+    }
 
     async def fix(message: Message, scope: Scope) -> None:
         if message["type"] == "http.response.start" and scope.get("method") == "OPTIONS":
@@ -144,23 +177,28 @@ def _cors(origins: Sequence[str]) -> CORSConfig | None:
     """Cross-origin calls only from the origins named (a browser client elsewhere, on purpose)."""
     if not origins:
         return None
-    return CORSConfig(allow_origins=list(origins), allow_methods=["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
-                      allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
-                      expose_headers=["Retry-After", "Location"], max_age=600)
+    return CORSConfig(
+        allow_origins=list(origins),
+        allow_methods=["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+        expose_headers=["Retry-After", "Location"],
+        max_age=600,
+    )
 
 
-def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *,
-               max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
-               cors_origins: Sequence[str] = (), quotas: QuotaSettings = QuotaSettings(),
-               redis_timeout_s: float = REDIS_TIMEOUT_S, redis_pool: int = REDIS_POOL_SIZE,
-               secret: str | None = None, queue_url: str | None = None, archive_dir: str | None = None) -> Litestar:
-    """The API app; it connects to Redis at startup and disconnects at shutdown. `cors_origins`:
-    the browser origins allowed to call it from another origin (none by default); `quotas`: its
-    rate limits and quotas; `redis_pool`: the most connections its requests share; `secret`: the
-    server secret (PANTHEON_SECRET; None: the one in Redis); `queue_url`: the plain Redis of the AI
-    turns' queue and of the rate limits' counters (None: PANTHEON_QUEUE_URL, else `redis_url`
-    unless it is a Redis Cluster); `archive_dir`: the archive of games moved out of Redis, whose games
-    are read from there (None: no archive)."""
+def create_app(settings: Settings) -> Litestar:
+    """The API app on `settings.redis_url`; it connects to Redis at startup and disconnects at
+    shutdown. From `settings`: the key prefix and feed partitions; `cors_origins`, the browser
+    origins allowed to call it from another origin (none by default); `quotas`, its rate limits and
+    quotas; `redis_timeout_s` and `redis_pool`, how long a Redis command may take and the most
+    connections its requests share; `wait_replicas` and `wait_timeout_ms`, the acknowledgements;
+    `secret`, the server secret (None: the one in Redis); `queue_url`, the plain Redis of the AI
+    turns' queue and of the rate limits' counters (None: `redis_url` unless it is a Redis Cluster);
+    `archive_path`, the archive of games moved out of Redis, whose games are read from there."""
+    if not settings.redis_url:
+        raise ValueError("the API needs a Redis: settings.redis_url")
+    redis_url, prefix, partitions = settings.redis_url, settings.prefix, settings.partitions
+    redis_timeout_s, secret = settings.redis_timeout_s, settings.secret
     check_configured(secret)  # a weak secret stops the process before it serves anything
 
     @asynccontextmanager
@@ -172,19 +210,30 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
             assume(redis_url, False)  # provisionally: checked as soon as it answers
             app.state.redis_unknown = True
             watch = asyncio.create_task(_check_cluster(redis_url, app.state), name="cluster-check")
-        client = connect(redis_url, timeout_s=redis_timeout_s, pool_size=redis_pool)
-        store = EventStore(client, prefix=prefix, partitions=partitions, idempotency_ttl_s=idempotency_ttl_s,
-                           cold=Archive(archive_dir) if archive_dir else None)
-        queue = plain_url(redis_url, queue_url or value("queue_url"))  # RQ's and the rate limits' Redis
-        notifier = TurnNotifier(Scheduler(redis_url, prefix, partitions, queue=queue), client)
-        server_secret = ServerSecret(client, prefix, secret)
+        client = connect(redis_url, timeout_s=redis_timeout_s, pool_size=settings.redis_pool)
+        store = EventStore(
+            client,
+            prefix=prefix,
+            partitions=partitions,
+            idempotency_ttl_s=settings.idempotency_ttl_s,
+            wait_replicas=settings.wait_replicas,
+            wait_timeout_ms=settings.wait_timeout_ms,
+            cold=Archive(settings.archive_path),
+        )
+        queue = plain_url(redis_url, settings.queue_url)  # RQ's and the rate limits' Redis
+        scheduler = Scheduler(
+            redis_url, prefix, partitions, lease_s=settings.ai_lease_s, queue=queue, timeout_s=redis_timeout_s
+        )
+        notifier = TurnNotifier(scheduler, store)
+        server_secret = store.server_secret(secret)
         app.state.service = GameService(store, on_awaiting=notifier, secret=server_secret)
-        try:  # read (or made) now, so that every process agrees from the start
+        # read (or made) now, so that every process agrees from the start
+        with contextlib.suppress(
+            RedisError, OSError
+        ):  # Redis is away: read on first use (the process starts not ready)
             await server_secret.value()
-        except (RedisError, OSError):  # Redis is away: read on first use (the process starts not ready)
-            pass
-        app.state.quotas = Quotas(queue, prefix, quotas, timeout_s=redis_timeout_s)
-        app.state.fanout = Fanout(store, connect_one(redis_url, timeout_s=redis_timeout_s))
+        app.state.quotas = Quotas(queue, prefix, settings.quotas, timeout_s=redis_timeout_s)
+        app.state.fanout = Fanout(store, connect_one(redis_url, timeout_s=redis_timeout_s, partitions=partitions))
         await app.state.fanout.start()
         try:
             yield
@@ -198,19 +247,29 @@ def create_app(redis_url: str, prefix: str = "pantheon", partitions: int = 16, *
 
     metrics, strict = Metrics(), StrictRequests()
     app = HeadAsGet(
-        route_handlers=[GamesController, PlayController, AuditController, OperationsController, swagger_assets(),
-                        *web_routes()],
+        route_handlers=[
+            GamesController,
+            PlayController,
+            AuditController,
+            OperationsController,
+            swagger_assets(),
+            *web_routes(),
+        ],
         lifespan=[redis_client],
         state=State({"metrics": metrics, "frames": Frames()}),
         exception_handlers=EXCEPTION_HANDLERS,
-        before_request=then_conditional(strict),
+        # bad requests fail first, before a 304 (`conditional`) or the handler; the guard's connection is
+        # typed a Request: it guards HTTP routes only
+        guards=[strict],  # type: ignore[list-item]
+        before_request=conditional,
         after_request=cache_headers,
-        before_send=[stamp, tag_coding, metrics.before_send],
+        before_send=[stamp, secure, tag_coding, metrics.before_send],
         compression_config=_compression(),
-        request_max_body_size=max_body_bytes,
+        request_max_body_size=settings.max_body_bytes,
+        dto=StrictBody,  # every body is decoded once, by StrictRequests (bodies.read)
         openapi_config=openapi_config(),
         plugins=[ByKindSchemaPlugin(), StrictStructSchemaPlugin()],
-        cors_config=_cors(cors_origins),
+        cors_config=_cors(settings.cors_origins),
     )
     app.before_send.append(_allow_header_fix(app))
     document_caching(document(finish(app.openapi_schema)))

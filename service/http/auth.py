@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, overload
 
 from litestar import Request
 from litestar.datastructures import State
 from litestar.params import PathParameter
 
 from domain.kernel import Decider
+from service.errors import Code, ServiceError
 from service.store.fanout import Fanout
-from service.write import GameService, ServiceError
+from service.write import GameService
 
 from .metrics import Metrics
 from .quotas import Quotas
 from .sse import Frames
 
 TOKEN_SEAT = "token_seat"  # request state: the seat of the request's token, once checked (None: the admin)
-GameIdParam = Annotated[str, PathParameter(description="The game's id (16 hex digits).", pattern="^[0-9a-f]{16}$",
-                                           min_length=16, max_length=16)]
+KEY_RECORDED = "key_recorded"  # request state: whether the token's seat held a record of the Idempotency-Key
+GameIdParam = Annotated[
+    str,
+    PathParameter(description="The game's id (16 hex digits).", pattern="^[0-9a-f]{16}$", min_length=16, max_length=16),
+]
 
 
 def provide_service(state: State) -> GameService:
@@ -48,10 +52,14 @@ def bearer(request: Request) -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ServiceError(401, "missing_token", "Send the token as Authorization: Bearer <token>.")
+        raise ServiceError(Code.MISSING_TOKEN, "Send the token as Authorization: Bearer <token>.")
     return token.strip()
 
 
+@overload
+async def caller_seat(service: GameService, game: str, request: Request, *, required: Literal[True]) -> int: ...
+@overload
+async def caller_seat(service: GameService, game: str, request: Request, *, required: bool) -> int | None: ...
 async def caller_seat(service: GameService, game: str, request: Request, *, required: bool) -> int | None:
     """The caller's seat; None for a spectator (no token, or the admin token) when `required` is false.
 
@@ -60,7 +68,7 @@ async def caller_seat(service: GameService, game: str, request: Request, *, requ
     token = bearer(request)
     if token is None:
         if required:
-            raise ServiceError(401, "missing_token", "This needs your seat token: Authorization: Bearer <token>.")
+            raise ServiceError(Code.MISSING_TOKEN, "This needs your seat token: Authorization: Bearer <token>.")
         await service.kind(game)  # 404 for an unknown game
         return None
     # the token was checked before the handler ran (StrictRequests): its seat is known
@@ -69,14 +77,16 @@ async def caller_seat(service: GameService, game: str, request: Request, *, requ
         return seat
     if not required and await service.is_admin(game, token):
         return None
-    raise ServiceError(403, "wrong_token", "This token is not a seat token of this game." if required
-                       else "This token is not one of this game's tokens.")
+    raise ServiceError(
+        Code.WRONG_TOKEN,
+        "This token is not a seat token of this game." if required else "This token is not one of this game's tokens.",
+    )
 
 
 async def decider_of(service: GameService, game: str) -> Decider:
     return await service.decider(game)
 
 
-def require(condition: Any, status: int, code: str, message: str) -> None:
+def require(condition: Any, code: Code, message: str) -> None:
     if not condition:
-        raise ServiceError(status, code, message)
+        raise ServiceError(code, message)

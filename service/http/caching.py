@@ -12,7 +12,10 @@ lag the stream, so their tag is that of the version actually served (the read mo
 depends on every listed game: its tag is a hash of the answer once made (a 304 saves the bytes only).
 
 Immutable answers (a finished game's events and export, views and scores `?at=N`) are marked so;
-everything the token changes is `private` with `Vary: Authorization`."""
+everything the token changes is `private` with `Vary: Authorization`.
+
+Litestar offers a fixed ETag per handler (`etag=`) and server-side response caching; no library reads
+a validator from the store before the handler runs, so this module does."""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from litestar.openapi.spec import OpenAPI, OpenAPIHeader, OpenAPIResponse, Schem
 from litestar.openapi.spec.enums import OpenAPIType
 from litestar.types import Message, Scope
 
-from service.read.models import PROJECTIONS, rm_key
+from service.read.models import PROJECTIONS
 from service.store.streams import REV_FIELD
 from service.write import GameService
 
@@ -83,8 +86,11 @@ class Validator:
 
     def headers(self, tag: str) -> dict[str, str]:
         private = self.rule.by_viewer
-        control = f"{'private' if private else 'public'}, {IMMUTABLE}" if self.immutable else \
-            f"{'private, ' if private else ''}{LIVE}"
+        control = (
+            f"{'private' if private else 'public'}, {IMMUTABLE}"
+            if self.immutable
+            else f"{'private, ' if private else ''}{LIVE}"
+        )
         return {"ETag": tag, "Cache-Control": control, **({"Vary": "Authorization"} if private else {})}
 
 
@@ -116,20 +122,23 @@ def matches(if_none_match: str | None, tag: str) -> str | None:
 
 
 async def tag_coding(message: Message, scope: Scope) -> None:
-    """A before_send hook (it sees answers as compressed): a compressed answer's ETag names its coding."""
+    """A before_send hook (it sees answers as compressed): a compressed answer's ETag names its coding
+    (Litestar's compression leaves a strong ETag as it was)."""
     if message["type"] != "http.response.start":
         return
     headers = dict(message.get("headers", ()))
     coding, tag = headers.get(b"content-encoding"), headers.get(b"etag")
     if coding in (b"br", b"gzip") and tag and tag.endswith(b'"') and not tag.startswith(b"W/"):
-        message["headers"] = [(k, tag[:-1] + b"-" + coding + b'"' if k == b"etag" else v)
-                              for k, v in message["headers"]]
+        message["headers"] = [
+            (k, tag[:-1] + b"-" + coding + b'"' if k == b"etag" else v) for k, v in message["headers"]
+        ]
 
 
 async def conditional(request: Request) -> Response | None:
     """A before-request hook: remember the request's validator, and answer 304 when the client has it."""
     _current.set(None)
-    rule = RULES.get(request.route_handler.operation_id or "")
+    operation_id = request.route_handler.operation_id  # a string on every route here (Litestar allows a callable)
+    rule = RULES.get(operation_id if isinstance(operation_id, str) else "")
     game = request.path_params.get("game_id")
     if rule is not None and rule.resource == "lobby":
         _current.set(Validator(rule, (), False, None, request.headers.get("if-none-match")))
@@ -143,15 +152,17 @@ async def conditional(request: Request) -> Response | None:
     validator = await _validator(request.app.state.service, game, rule, seat, request)
     _current.set(validator)
     held = matches(request.headers.get("if-none-match"), validator.tag) if validator and validator.tag else None
-    return Response(content=b"", status_code=304, headers=validator.headers(held)) if held else None
+    return Response(content=b"", status_code=304, headers=validator.headers(held)) if held and validator else None
 
 
-def finish(response: Response) -> Response:
-    """An after-request hook: the validator's headers on a 200 answer."""
+async def finish(response: Response) -> Response:
+    """An after-request hook: the validator's headers on a 200 answer (a coroutine: Litestar runs a plain
+    function in its thread pool, a hop per request)."""
     validator = _current.get()
     _current.set(None)
     if validator is None or response.status_code not in (None, 200):  # None: the handler's own (200)
         return response
+    tag: str | None
     if validator.rule.resource == "lobby":  # it depends on every listed game: a hash of what it says
         tag = etag(msgspec.to_builtins(response.content))
         held = matches(validator.if_none_match, tag)
@@ -165,24 +176,12 @@ def finish(response: Response) -> Response:
     return response
 
 
-def then_conditional(check):
-    """A before-request hook that runs `check` (the strict checks: bad requests fail first), then
-    `conditional`."""
-    async def hook(request: Request) -> Response | None:
-        await check(request)
-        return await conditional(request)
-    return hook
-
-
-async def _validator(service: GameService, game: str, rule: Rule, seat: int | None,
-                     request: Request) -> Validator | None:
+async def _validator(
+    service: GameService, game: str, rule: Rule, seat: int | None, request: Request
+) -> Validator | None:
     store = service.store
     name = _READ_MODEL.get(rule.resource)
-    async with store.redis.pipeline(transaction=False) as pipe:
-        pipe.hmget(store.keys(game).meta, *_META_FIELDS)
-        if name:
-            pipe.hmget(rm_key(store, game, name), "pv", "v", "h")
-        rows = await pipe.execute()
+    rows = await store.models.with_meta(game, _META_FIELDS, name, "pv", "v", "h")
     if rows[0][0] is None and (cold := await store.archived(game)):  # moved to the archive: its metadata is there
         rows = [[cold.meta.get(f) for f in _META_FIELDS], [None, None, None]]
     kind, version, rev, finished, sealed_by, lineage, head = rows[0]
@@ -190,8 +189,9 @@ async def _validator(service: GameService, game: str, rule: Rule, seat: int | No
         return None  # no such game: the handler answers 404
     version, rev, viewer = int(version), int(rev or 0), seat if rule.by_viewer else None
     if name:
-        return await _view_validator(service, rule, game, kind.decode(), name, (version, head), viewer, rows[1],
-                                     request)
+        return await _view_validator(
+            service, rule, game, kind.decode(), name, (version, head), viewer, rows[1], request
+        )
     parents = await _parents_ended(service, sealed_by, lineage)
     revealed = finished is not None and all(parents.get(p, True) for p in _sealed_by(sealed_by))
     query = sorted(request.query_params.multi_items())
@@ -203,9 +203,17 @@ async def _validator(service: GameService, game: str, rule: Rule, seat: int | No
     return Validator(rule, (), False, etag(*parts))
 
 
-async def _view_validator(service: GameService, rule: Rule, game: str, kind: str, name: str,
-                          stream: tuple[int, bytes | None], viewer: int | None, stored: list,
-                          request: Request) -> Validator | None:
+async def _view_validator(
+    service: GameService,
+    rule: Rule,
+    game: str,
+    kind: str,
+    name: str,
+    stream: tuple[int, bytes | None],
+    viewer: int | None,
+    stored: list,
+    request: Request,
+) -> Validator | None:
     """A view's or score's validator: its tag is that of the version served. `?at=N` is that version;
     otherwise it is the read model's when it is recent enough, else the stream's (folded now). A
     request for a version the read model has not reached may wait for the projector: its version is
@@ -217,7 +225,7 @@ async def _view_validator(service: GameService, rule: Rule, game: str, kind: str
     except ValueError:
         return None  # the handler answers 400
     (version, head), (pv, v, h) = stream, stored
-    parts = (name, game, projection, viewer)
+    parts: tuple[Any, ...] = (name, game, projection, viewer)
     if at is not None:  # the tag names the event the view ends with, not only its version
         if not 1 <= at <= version:
             return Validator(rule, parts, True, None)
@@ -227,6 +235,7 @@ async def _view_validator(service: GameService, rule: Rule, game: str, kind: str
     pv, v = (int(x) if x is not None else None for x in (pv, v))
     # as `read_model_json` does: not a model ahead of the stream, or at its head with another event
     current = v is not None and (v < version or (v == version and (h is None or h == head)))
+    served: int | None
     if pv == projection and v is not None and v >= max(min_version, 1) and current:
         served, last = v, h
     else:
@@ -248,13 +257,10 @@ async def _parents_ended(service: GameService, sealed_by: bytes | None, lineage:
     if not parents:
         return {}
     ordered = sorted(parents)
-    async with service.store.redis.pipeline(transaction=False) as pipe:
-        for parent in ordered:
-            pipe.hexists(service.store.keys(parent).meta, "finished")
-        ended = await pipe.execute()
+    ended = await service.store.records.have_ended(ordered)
     for i, parent in enumerate(ordered):
         if not ended[i]:  # or moved to the archive
-            ended[i] = (await service.store.fields(parent, "finished"))[0] is not None
+            ended[i] = (await service.store.records.fields(parent, "finished"))[0] is not None
     return {parent: bool(e) for parent, e in zip(ordered, ended)}
 
 
@@ -266,10 +272,17 @@ def document(openapi: OpenAPI) -> OpenAPI:
             continue
         ok = operation.responses.get("200")
         if isinstance(ok, OpenAPIResponse):
-            ok.headers = {**(ok.headers or {}), "ETag": OpenAPIHeader(
-                schema=Schema(type=OpenAPIType.STRING), description=(
-                    "A strong tag of this answer: send it back as `If-None-Match` to get a 304 while it "
-                    "has not changed (see `Cache-Control`)."))}
+            ok.headers = {
+                **(ok.headers or {}),
+                "ETag": OpenAPIHeader(
+                    schema=Schema(type=OpenAPIType.STRING),
+                    description=(
+                        "A strong tag of this answer: send it back as `If-None-Match` to get a 304 while it "
+                        "has not changed (see `Cache-Control`)."
+                    ),
+                ),
+            }
         operation.responses["304"] = OpenAPIResponse(
-            description="Not Modified: the answer has not changed since the `ETag` sent as `If-None-Match`; no body.")
+            description="Not Modified: the answer has not changed since the `ETag` sent as `If-None-Match`; no body."
+        )
     return openapi

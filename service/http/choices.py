@@ -9,7 +9,7 @@ import binascii
 import msgspec
 
 from domain.kernel import Decider, DomainError
-from service.write import ServiceError
+from service.errors import Code, ServiceError
 
 from .models import CONTRACTS, Choices, of_kind
 
@@ -30,11 +30,15 @@ def read_token(token: str, version: int) -> tuple[str, ...]:
         path = msgspec.json.decode(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)), type=list[str])
         made_at_version = int(made_at)
     except (ValueError, binascii.Error, msgspec.DecodeError):
-        raise ServiceError(400, "malformed_choice_token", "`after` must be a `next` token from an earlier answer "
-                                                          "of this route.") from None
+        raise ServiceError(
+            Code.MALFORMED_CHOICE_TOKEN, "`after` must be a `next` token from an earlier answer of this route."
+        ) from None
     if made_at_version != version:
-        raise ServiceError(409, "version_conflict", f"The game moved on to version {version} since this choice was "
-                                                    "offered: ask for the choices again.", current_version=version)
+        raise ServiceError(
+            Code.VERSION_CONFLICT,
+            f"The game moved on to version {version} since this choice was offered: ask for the choices again.",
+            current_version=version,
+        )
     return tuple(path)
 
 
@@ -42,15 +46,32 @@ def choices_at(decider: Decider, state, version: int, seat: int, after: str | No
     """The seat's choices at the root of its decision, or after the path an `after` token names; each
     command in its wire form (no `seat`: the token says it)."""
     if decider.choices is None:
-        raise ServiceError(404, "not_found", "This game offers no choices; use /options/blocks.")
+        raise ServiceError(Code.NOT_FOUND, "This game offers no choices; use /options/blocks.")
     path = read_token(after, version) if after else ()
     try:
         listed = decider.choices(state, seat, path)
     except DomainError as error:
-        raise ServiceError(400, error.code, error.message) from None
-    contract, answer, choice = CONTRACTS[decider.kind], of_kind("Choices", decider.kind), of_kind("Choice", decider.kind)
-    return answer(version=version, seat=seat, decision=listed.decision, prompt=listed.prompt, choices=[
-        choice(key=c.key, label=c.label, refers=msgspec.convert(c.refers, contract.refers),
-               command=msgspec.convert(contract.to_wire(c.command), contract.command) if c.command is not None else None,
-               next=next_token(version, (*path, c.key)) if c.more else None)
-        for c in listed.choices])
+        raise ServiceError(Code.UNKNOWN_CHOICE, error.message) from None  # the only refusal of `choices`
+    contract, answer, choice = (
+        CONTRACTS[decider.kind],
+        of_kind("Choices", decider.kind),
+        of_kind("Choice", decider.kind),
+    )
+    return answer(
+        version=version,
+        seat=seat,
+        decision=listed.decision,
+        prompt=listed.prompt,
+        choices=[
+            choice(
+                key=c.key,
+                label=c.label,
+                refers=msgspec.convert(c.refers, contract.refers),
+                command=msgspec.convert(contract.to_wire(c.command), contract.command)
+                if c.command is not None
+                else None,
+                next=next_token(version, (*path, c.key)) if c.more else None,
+            )
+            for c in listed.choices
+        ],
+    )

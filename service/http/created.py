@@ -15,7 +15,7 @@ LOCATIONS = {
     "create_game": "The new game: `/games/{game}`.",
     "fork_game": "The fork: `/games/{game}` of the new game.",
     "claim_seat": "The seat's view, `/games/{game_id}/view`: read it with the token in the answer.",
-    "reissue_seat_token": "The seat's view, `/games/{game_id}/view`: read it with the new token.",
+    "reissue_seat_token": "The seat's claim, `/games/{game_id}/seats/{seat}/claim`: claim it with the invite code.",
 }
 # the operations a created game's id leads to (its path parameter `game_id`)
 NEXT = ("get_game", "get_view", "get_options", "list_events", "submit_command")
@@ -35,9 +35,19 @@ def document(openapi: OpenAPI) -> OpenAPI:
         answer = (operation.responses or {}).get("201")
         if not isinstance(answer, OpenAPIResponse):
             continue
-        answer.headers = {**(answer.headers or {}), "Location": OpenAPIHeader(
-            schema=Schema(type=OpenAPIType.STRING), required=True, description=LOCATIONS[operation.operation_id])}
+        answer.headers = {
+            **(answer.headers or {}),
+            "Location": OpenAPIHeader(
+                schema=Schema(type=OpenAPIType.STRING), required=True, description=LOCATIONS[operation.operation_id]
+            ),
+        }
         if operation.operation_id in ("create_game", "fork_game"):
-            answer.links = {name: Link(operation_id=name, parameters={"game_id": "$response.body#/game"},
-                                       description=f"`{name}` of the game just made.") for name in NEXT}
+            answer.links = {
+                name: Link(
+                    operation_id=name,
+                    parameters={"game_id": "$response.body#/game"},
+                    description=f"`{name}` of the game just made.",
+                )
+                for name in NEXT
+            }
     return openapi

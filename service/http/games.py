@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Literal
 
 import msgspec
@@ -10,16 +11,17 @@ from litestar.di import NamedDependency, Provide
 from litestar.openapi.spec import OpenAPIType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
-from domain.games import DEFAULT_KIND
 from service.ai.scheduler import ai_level
+from service.errors import Code, ServiceError
 from service.read.models import ReadModelMissing, read_model
-from service.write import GameService, SeatSpec, ServiceError
+from service.store.cold import ArchiveUnreadable
+from service.write import GameService, SeatSpec
 
-from .auth import GameIdParam, bearer, provide_quotas, provide_service, require
+from .auth import GameIdParam, bearer, provide_metrics, provide_quotas, provide_service, require
 from .created import created
+from .metrics import Metrics
 from .models import (
     CONTRACTS,
-    CREATE_REQUESTS,
     AiSeat,
     AnyCreateGameRequest,
     Awaiting,
@@ -30,6 +32,7 @@ from .models import (
     GameSummary,
     HandToAi,
     HumanSeat,
+    Invite,
     Lineage,
     Lobby,
     SeatClaimed,
@@ -37,24 +40,30 @@ from .models import (
     SeatInfo,
     of_kind,
 )
-from .openapi import SEAT_TOKEN
+from .openapi import SEAT_TOKEN, OptionalBody
 from .pages import CURSOR_PATTERN, MAX_CURSOR, MAX_SCAN, cursor_of, read_cursor
 from .problems import problems
 from .quotas import Quotas
-from .strict import by_kind
+
+log = logging.getLogger(__name__)
 
 SeatParam = Annotated[int, PathParameter(ge=0, le=15, description="The seat's index (0 for the first seat).")]
 # An Idempotency-Key whose answer holds secrets: a shorter one than the document says is refused by
 # the service with its own code (400 `idempotency_key_too_short`), not as a malformed header. The
 # document says "a string" (a header is never null: Litestar would also allow `null`, which a
 # client sends as the 4 characters "null").
-SecretIdempotencyKey = Annotated[str | None, HeaderParameter(
-    name="Idempotency-Key", pattern="^[!-~]{1,128}$",
-    schema_extra={"oneOf": None, "type": OpenAPIType.STRING, "pattern": "^[!-~]{16,128}$", "minLength": 16},
-    description="A retry whose reply was lost sends the same key and gets the same answer, secrets included, "
-                "and changes nothing (for 24 h: PANTHEON_IDEMPOTENCY_TTL_S); nobody else can get it, so the key "
-                "must be a secret too: 16 to 128 random visible ASCII characters (shorter: 400 "
-                "`idempotency_key_too_short`). The same key with another request: 422 `idempotency_key_reused`.")]
+SecretIdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Idempotency-Key",
+        pattern="^[!-~]{1,128}$",
+        schema_extra={"oneOf": None, "type": OpenAPIType.STRING, "pattern": "^[!-~]{16,128}$", "minLength": 16},
+        description="A retry whose reply was lost sends the same key and gets the same answer, secrets included, "
+        "and changes nothing (for 24 h: PANTHEON_IDEMPOTENCY_TTL_S); nobody else can get it, so the key "
+        "must be a secret too: 16 to 128 random visible ASCII characters (shorter: 400 "
+        "`idempotency_key_too_short`). The same key with another request: 422 `idempotency_key_reused`.",
+    ),
+]
 
 
 def _seat_spec(seat: object) -> SeatSpec:
@@ -80,24 +89,29 @@ class Admission:
     async def made(self, game: str) -> None:
         """Count the game now made against the caller's running games with AI seats (if admitted so)."""
         if self.ai_client:
-            await self.quotas.count_ai_game(self.service.store.redis, self.ai_client, game)
+            await self.service.store.quotas.count_ai_game(self.ai_client, game)
 
 
 async def admit_ai_game(service: GameService, quotas: Quotas, client: str, game: str | None = None) -> None:
     """429 when `client` may not start (or add AI seats to) another running game with AI seats."""
+
     async def running(listed: str) -> bool:
-        kind, finished = await service.store.redis.hmget(service.store.keys(listed).meta, "kind", "finished")
-        return kind is not None and finished is None and listed != game  # this game is already counted
+        return listed != game and await service.store.records.is_running(listed)  # this game is already counted
 
-    await quotas.admit_ai_game(service.store.redis, client, running)
+    await quotas.admit_ai_game(service.store.quotas, client, running)
 
 
-async def _listed(service: GameService, game: str, status: str | None) -> GameSummary | None:
+async def _listed(service: GameService, game: str, status: str | None, metrics: Metrics) -> GameSummary | None:
     """The lobby line of a listed game if it has `status` (None: not ended); a game that ended since
-    it was listed moves to the ended games."""
+    it was listed moves to the ended games. An archived game whose files cannot be read is left out
+    (logged and counted): one damaged file must not fail the lobby for every caller."""
     try:
         entry = await lobby_entry(service, game)
     except (ServiceError, ReadModelMissing):  # deleted since it was listed
+        return None
+    except ArchiveUnreadable as error:
+        log.warning("lobby: game %s left out: %s", game, error)
+        metrics.archive_unreadable += 1
         return None
     if entry.status == "finished" and status != "finished":  # listed before ended games moved out
         await service.delist_ended(game)
@@ -115,13 +129,23 @@ async def lobby_entry(service: GameService, game: str) -> GameSummary:
     """One lobby line: seats from the game's metadata, progress from its summary read model."""
     meta = await service.meta(game)
     specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
-    open_seats = [i for i, s in enumerate(specs)
-                  if s.type == "human" and f"seat:{i}" not in meta and f"invite:{i}" not in meta]
-    version, summary = await read_model(service.store.redis, service.store, game, "summary")
-    status = "finished" if summary["status"] == "finished" else "open" if open_seats else "playing"
-    return GameSummary(game=game, kind=meta["kind"].decode(), players=len(specs), status=status, version=version,
-                       open_seats=open_seats, created_at=int(meta.get("created_at", b"0")),
-                       lineage=await _lineage(service, meta))
+    open_seats = [
+        i for i, s in enumerate(specs) if s.type == "human" and f"seat:{i}" not in meta and f"invite:{i}" not in meta
+    ]
+    version, summary = await read_model(service.store, game, "summary")
+    status: Literal["open", "playing", "finished"] = (
+        "finished" if summary["status"] == "finished" else "open" if open_seats else "playing"
+    )
+    return GameSummary(
+        game=game,
+        kind=meta["kind"].decode(),
+        players=len(specs),
+        status=status,
+        version=version,
+        open_seats=open_seats,
+        created_at=int(meta.get("created_at", b"0")),
+        lineage=await _lineage(service, meta),
+    )
 
 
 async def _lineage(service: GameService, meta: dict[str, bytes]) -> Lineage | None:
@@ -130,7 +154,7 @@ async def _lineage(service: GameService, meta: dict[str, bytes]) -> Lineage | No
     if "lineage" not in meta:
         return None
     lineage = msgspec.json.decode(meta["lineage"], type=Lineage)
-    parent = await service.store.meta(lineage.parent)
+    parent = await service.store.records.meta(lineage.parent)
     if parent and "finished" not in parent:
         return msgspec.structs.replace(lineage, prefix_hash=None)
     return lineage
@@ -142,23 +166,36 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
     decider, (version, state) = await service.decider(game), await service.state_at(game)
     specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
     levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
-    seats = [SeatInfo(seat=i, type="ai" if level else "human", level=level,
-                      claimed=level is not None or f"seat:{i}" in meta, reserved=f"invite:{i}" in meta)
-             for i, level in enumerate(levels)]
+    seats = [
+        SeatInfo(
+            seat=i,
+            type="ai" if level else "human",
+            level=level,
+            claimed=level is not None or f"seat:{i}" in meta,
+            reserved=f"invite:{i}" in meta,
+        )
+        for i, level in enumerate(levels)
+    ]
     open_seats = [s.seat for s in seats if not s.claimed and not s.reserved]
     finished = decider.is_terminal(state)
     awaited = decider.awaited(state)
     kind = meta["kind"].decode()
     contract, outcome = CONTRACTS[kind], decider.outcome(state) if finished else None
     return of_kind("GameDetail", kind)(
-        game=game, players=len(seats), version=version, open_seats=open_seats,
+        game=game,
+        players=len(seats),
+        version=version,
+        open_seats=open_seats,
         status="finished" if finished else "open" if open_seats else "playing",
-        created_at=int(meta.get("created_at", b"0")), seats=seats, lineage=await _lineage(service, meta),
+        created_at=int(meta.get("created_at", b"0")),
+        seats=seats,
+        lineage=await _lineage(service, meta),
         options=msgspec.convert(msgspec.to_builtins(state.options), contract.game_options),
         awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
-        finished=finished, outcome=None if outcome is None else msgspec.convert(outcome, contract.outcome),
+        finished=finished,
+        outcome=None if outcome is None else msgspec.convert(outcome, contract.outcome),
         commitment=meta["commitment"].decode(),
-        seed=meta["seed"].decode() if finished and await service.store.revealed(game) else None,
+        seed=meta["seed"].decode() if finished and await service.store.records.revealed(game) else None,
     )
 
 
@@ -167,43 +204,78 @@ class GamesController(Controller):
 
     path = "/games"
     tags = ["games"]
-    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
-                    "quotas": Provide(provide_quotas, sync_to_thread=False)}
+    dependencies = {
+        "service": Provide(provide_service, sync_to_thread=False),
+        "quotas": Provide(provide_quotas, sync_to_thread=False),
+        "metrics": Provide(provide_metrics, sync_to_thread=False),
+    }
 
-    @post("/", operation_id="create_game", status_code=201, summary="Create a game",
-          responses=problems(400, 413, 415, 422, 429))
-    async def create_game(self, data: JSONBody[AnyCreateGameRequest], request: Request,  # type: ignore[valid-type]
-                          service: NamedDependency[GameService], quotas: NamedDependency[Quotas],
-                          idempotency_key: SecretIdempotencyKey = None) -> Response[GameCreatedResponse]:
+    @post(
+        "/",
+        operation_id="create_game",
+        status_code=201,
+        summary="Create a game",
+        responses=problems(400, 413, 415, 422, 429),
+        opt={"rate": "create"},
+    )
+    async def create_game(
+        self,
+        data: JSONBody[AnyCreateGameRequest],
+        request: Request,
+        service: NamedDependency[GameService],
+        quotas: NamedDependency[Quotas],
+        idempotency_key: SecretIdempotencyKey = None,
+    ) -> Response[GameCreatedResponse]:
         """A new game of `kind` (its options typed by it) with these seats; the admin token in the answer
         is shown only this once (or again to a retry with the same `Idempotency-Key`, which creates
         nothing new)."""
-        asked = by_kind(data, data.get("kind", DEFAULT_KIND), CREATE_REQUESTS)
-        admission, (claim, invite) = Admission(service, quotas, request, asked.seats), seat_choices(asked.seats)
-        game = await service.create(asked.kind, msgspec.to_builtins(asked.options), [_seat_spec(s) for s in asked.seats],
-                                    idle_seconds=asked.idle_seconds, claim=claim, invite=invite,
-                                    idempotency_key=idempotency_key, admit=admission)
+        admission, (claim, invite) = Admission(service, quotas, request, data.seats), seat_choices(data.seats)
+        game = await service.create(
+            data.kind,
+            msgspec.to_builtins(data.options),
+            [_seat_spec(s) for s in data.seats],
+            idle_seconds=data.idle_seconds,
+            claim=claim,
+            invite=invite,
+            idempotency_key=idempotency_key,
+            admit=admission,
+        )
         await admission.made(game.game)
-        return created(GameCreatedResponse.of(game, asked.kind), f"/games/{game.game}")
+        return created(GameCreatedResponse.of(game, data.kind), f"/games/{game.game}")
 
     @get("/", operation_id="list_games", status_code=200, summary="List games", responses=problems(400))
     async def list_games(
-        self, service: NamedDependency[GameService],
+        self,
+        service: NamedDependency[GameService],
+        metrics: NamedDependency[Metrics],
         limit: Annotated[int, QueryParameter(ge=1, le=200, description="At most this many games, newest first.")] = 50,
-        cursor: Annotated[str | None, QueryParameter(schema_extra={"maxLength": MAX_CURSOR, "pattern": CURSOR_PATTERN},
-                                                     description=(
-            "A `next` from an earlier page of the same query: the games after it (another string: 400 "
-            "`malformed_cursor`)."))] = None,
-        status: Annotated[Literal["open", "playing", "finished"] | None, QueryParameter(
-            description="Only games with this status; without it, the games that have not ended.")] = None,
-        kind: Annotated[GameKind | None, QueryParameter(  # type: ignore[valid-type]
-            description="Only games of this kind.")] = None,
-        open_seats: Annotated[bool | None, QueryParameter(
-            description="true: only games with at least one open seat; false: only games with none.")] = None,
+        cursor: Annotated[
+            str | None,
+            QueryParameter(
+                schema_extra={"maxLength": MAX_CURSOR, "pattern": CURSOR_PATTERN},
+                description=(
+                    "A `next` from an earlier page of the same query: the games after it (another string: 400 "
+                    "`malformed_cursor`)."
+                ),
+            ),
+        ] = None,
+        status: Annotated[
+            Literal["open", "playing", "finished"] | None,
+            QueryParameter(description="Only games with this status; without it, the games that have not ended."),
+        ] = None,
+        kind: Annotated[
+            GameKind | None,  # type: ignore[valid-type]  # a Literal of the hosted kinds, made at run time
+            QueryParameter(description="Only games of this kind."),
+        ] = None,
+        open_seats: Annotated[
+            bool | None,
+            QueryParameter(description="true: only games with at least one open seat; false: only games with none."),
+        ] = None,
     ) -> Lobby:
         """The listed games, newest first, with their status and open seats (from the summary read
         models): those that have not ended, or those with `status`. A page may hold fewer than `limit`
         games (filters are applied to a bounded scan) and still have a `next`; `next` is null at the end."""
+        page: list[GameSummary]
         position, page, scanned = read_cursor(cursor), [], 0
         while len(page) < limit and scanned < MAX_SCAN:
             batch = await service.lobby_after(position, limit, ended=status == "finished")
@@ -211,70 +283,129 @@ class GamesController(Controller):
                 return Lobby(games=page, next=None)
             for game, created_at in batch:
                 position, scanned = (created_at, game), scanned + 1
-                entry = await _listed(service, game, status)
-                if entry and (kind is None or entry.kind == kind) and (
-                        open_seats is None or bool(entry.open_seats) == open_seats):
+                entry = await _listed(service, game, status, metrics)
+                if (
+                    entry
+                    and (kind is None or entry.kind == kind)
+                    and (open_seats is None or bool(entry.open_seats) == open_seats)
+                ):
                     page.append(entry)
                     if len(page) == limit:
                         break
+        assert position is not None  # the loop ran (limit >= 1) and returned or moved on
         return Lobby(games=page, next=cursor_of(position))
 
-    @get("/{game_id:str}", operation_id="get_game", status_code=200, summary="Read a game's status",
-         responses=problems(400, 401, 403, 404))
+    @get(
+        "/{game_id:str}",
+        operation_id="get_game",
+        status_code=200,
+        summary="Read a game's status",
+        responses=problems(400, 401, 403, 404),
+    )
     async def get_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> GameDetail:
         """Status, version, the awaited seat and decision, seats, options; outcome once finished; the seed
         once finished (for a fork of a running game: once that game has ended too)."""
         return await game_detail(service, game_id)
 
-    @post("/{game_id:str}/seats/{seat:int}/ai", operation_id="hand_seat_to_ai", status_code=200,
-          summary="Hand a seat to the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 413, 415, 429))
-    async def hand_seat_to_ai(self, game_id: GameIdParam, seat: SeatParam, data: JSONBody[HandToAi],
-                              request: Request, service: NamedDependency[GameService],
-                              quotas: NamedDependency[Quotas]) -> SeatHanded:
+    @post(
+        "/{game_id:str}/seats/{seat:int}/ai",
+        operation_id="hand_seat_to_ai",
+        status_code=200,
+        summary="Hand a seat to the AI",
+        security=SEAT_TOKEN,
+        responses=problems(400, 401, 403, 404, 413, 415, 429),
+    )
+    async def hand_seat_to_ai(
+        self,
+        game_id: GameIdParam,
+        seat: SeatParam,
+        data: JSONBody[HandToAi],
+        request: Request,
+        service: NamedDependency[GameService],
+        quotas: NamedDependency[Quotas],
+    ) -> SeatHanded:
         """From now on the AI plays this seat (the game's admin token); if the game awaits it, at once.
         The game then counts against the caller's quota of running games with AI seats."""
         token = bearer(request)
-        require(token is not None, 401, "missing_token", "Send the game's admin token as Authorization: Bearer <token>.")
-        require(await service.is_admin(game_id, token), 403, "wrong_token", "Only the game's admin token may do this.")
+        require(token is not None, Code.MISSING_TOKEN, "Send the game's admin token as Authorization: Bearer <token>.")
+        assert token is not None  # require raised otherwise (for mypy)
+        require(await service.is_admin(game_id, token), Code.WRONG_TOKEN, "Only the game's admin token may do this.")
         client = quotas.client(request)
         await admit_ai_game(service, quotas, client, game_id)
         await service.hand_to_ai(game_id, seat, data.level)
-        await quotas.count_ai_game(service.store.redis, client, game_id)
+        await service.store.quotas.count_ai_game(client, game_id)
         return SeatHanded(seat=seat, level=data.level)
 
-    @delete("/{game_id:str}/seats/{seat:int}/ai", operation_id="take_seat_back", status_code=200,
-            summary="Take a seat back from the AI", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))
-    async def take_seat_back(self, game_id: GameIdParam, seat: SeatParam, request: Request,
-                             service: NamedDependency[GameService]) -> SeatInfo:
+    @delete(
+        "/{game_id:str}/seats/{seat:int}/ai",
+        operation_id="take_seat_back",
+        status_code=200,
+        summary="Take a seat back from the AI",
+        security=SEAT_TOKEN,
+        responses=problems(400, 401, 403, 404, 409),
+    )
+    async def take_seat_back(
+        self, game_id: GameIdParam, seat: SeatParam, request: Request, service: NamedDependency[GameService]
+    ) -> SeatInfo:
         """A seat handed to the AI (by the admin, or for being idle) is played by its person again:
         send that seat's token or the admin token. If the game awaits the seat, its idle clock
         starts afresh. 409 for a seat that was not handed over."""
         token = bearer(request)
-        require(token is not None, 401, "missing_token",
-                "Send the seat's token or the game's admin token as Authorization: Bearer <token>.")
-        require(await service.seat_of(game_id, token) == seat or await service.is_admin(game_id, token), 403,
-                "wrong_token", "Only this seat's token or the game's admin token may take the seat back.")
+        require(
+            token is not None,
+            Code.MISSING_TOKEN,
+            "Send the seat's token or the game's admin token as Authorization: Bearer <token>.",
+        )
+        assert token is not None  # require raised otherwise (for mypy)
+        require(
+            await service.seat_of(game_id, token) == seat or await service.is_admin(game_id, token),
+            Code.WRONG_TOKEN,
+            "Only this seat's token or the game's admin token may take the seat back.",
+        )
         await service.take_back(game_id, seat)
         return next(s for s in (await game_detail(service, game_id)).seats if s.seat == seat)
 
-    @post("/{game_id:str}/seats/{seat:int}/claim", operation_id="claim_seat", status_code=201,
-          summary="Claim a seat", responses=problems(400, 401, 403, 404, 409, 413, 415, 422))
-    async def claim_seat(self, game_id: GameIdParam, seat: SeatParam, service: NamedDependency[GameService],
-                         data: JSONBody[ClaimRequest | None] = None,
-                         idempotency_key: SecretIdempotencyKey = None) -> Response[SeatClaimed]:
+    @post(
+        "/{game_id:str}/seats/{seat:int}/claim",
+        operation_id="claim_seat",
+        status_code=201,
+        summary="Claim a seat",
+        responses=problems(400, 401, 403, 404, 409, 413, 415, 422),
+        operation_class=OptionalBody,  # an open seat is claimed with no body
+    )
+    async def claim_seat(
+        self,
+        game_id: GameIdParam,
+        seat: SeatParam,
+        service: NamedDependency[GameService],
+        data: JSONBody[ClaimRequest | None] = None,
+        idempotency_key: SecretIdempotencyKey = None,
+    ) -> Response[SeatClaimed]:
         """The seat's token, shown only this once (it is stored hashed). A seat reserved by an invite
         needs its code in the body (403 `wrong_invite` without it or with another). 409 when taken or
         played by an AI. With an `Idempotency-Key`, a retry of the claim gets the same token."""
         token = await service.claim(game_id, seat, data.invite if data else None, idempotency_key=idempotency_key)
         return created(SeatClaimed(seat=seat, token=token), f"/games/{game_id}/view")
 
-    @post("/{game_id:str}/seats/{seat:int}/token", operation_id="reissue_seat_token", status_code=201,
-          summary="Replace a seat's token", security=SEAT_TOKEN, responses=problems(400, 401, 403, 404, 409))
-    async def reissue_seat_token(self, game_id: GameIdParam, seat: SeatParam, request: Request,
-                                 service: NamedDependency[GameService]) -> Response[SeatClaimed]:
-        """A new token for a claimed seat whose token was lost (the game's admin token); the old token
-        stops working at once. 409 for a seat nobody has claimed."""
+    @post(
+        "/{game_id:str}/seats/{seat:int}/token",
+        operation_id="reissue_seat_token",
+        status_code=201,
+        summary="Re-issue a seat (a new invite code)",
+        security=SEAT_TOKEN,
+        responses=problems(400, 401, 403, 404, 409, 422),
+    )
+    async def reissue_seat_token(
+        self, game_id: GameIdParam, seat: SeatParam, request: Request, service: NamedDependency[GameService]
+    ) -> Response[Invite]:
+        """For a seat whose token was lost (the game's admin token): the seat's token stops working at
+        once, and the answer is a new one-time invite code for the seat, never a token: give it to the
+        seat's player, who claims the seat with it. The game's log records the re-issue (a
+        `seat_reissued` event every viewer sees). 409 for a seat nobody has claimed or reserved, 422
+        `game_over` once the game has ended."""
         token = bearer(request)
-        require(token is not None, 401, "missing_token", "Send the game's admin token as Authorization: Bearer <token>.")
-        require(await service.is_admin(game_id, token), 403, "wrong_token", "Only the game's admin token may do this.")
-        return created(SeatClaimed(seat=seat, token=await service.reissue(game_id, seat)), f"/games/{game_id}/view")
+        require(token is not None, Code.MISSING_TOKEN, "Send the game's admin token as Authorization: Bearer <token>.")
+        assert token is not None  # require raised otherwise (for mypy)
+        require(await service.is_admin(game_id, token), Code.WRONG_TOKEN, "Only the game's admin token may do this.")
+        code = await service.reissue(game_id, seat)
+        return created(Invite(seat=seat, code=code), f"/games/{game_id}/seats/{seat}/claim")

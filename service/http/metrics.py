@@ -8,8 +8,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import cast
 
-from litestar.types import Message, Scope
+from litestar.types import HTTPScope, Message, Scope
 
 from service.read.lag import FeedLag
 from service.write import ServiceError
@@ -53,12 +54,14 @@ class Metrics:
     requests: Counter = field(default_factory=Counter)  # (method, route, status) -> n
     commands: Counter = field(default_factory=Counter)  # (result, code) -> n
     command_seconds: Histogram = field(default_factory=Histogram)
+    archive_unreadable: int = 0  # reads of an archived game whose files could not be read
 
     async def before_send(self, message: Message, scope: Scope) -> None:
         """Count each response by method, route template and status (a Litestar before_send hook)."""
         if message["type"] == "http.response.start" and scope["type"] == "http":
             route = scope.get("path_template") or "unmatched"
-            self.requests[(scope["method"], route, str(message["status"]))] += 1
+            method = cast("HTTPScope", scope)["method"]  # scope["type"] == "http" does not narrow the union for mypy
+            self.requests[(method, route, str(message["status"]))] += 1
 
     @contextmanager
     def command(self) -> Iterator[None]:
@@ -74,65 +77,129 @@ class Metrics:
         finally:
             self.command_seconds.observe(time.perf_counter() - start)
 
-    def exposition(self, lag: Sequence[FeedLag] | None = None, ai: dict[str, float] | None = None,
-                   streams: tuple[int, int] | None = None) -> str:
+    def exposition(
+        self,
+        lag: Sequence[FeedLag] | None = None,
+        ai: dict[str, float] | None = None,
+        streams: tuple[int, int] | None = None,
+        archiver: dict[str, float] | None = None,
+    ) -> str:
         """The metrics as text; the projection lag's gauges when `lag` is given and the AI sweeper's
-        figures when `ai` is (they are not when Redis did not answer: absent, not 0); `streams`:
-        event streams open in this process and the games its stream reader follows."""
-        out = ["# HELP pantheon_http_requests_total HTTP responses by method, route and status.",
-               "# TYPE pantheon_http_requests_total counter"]
+        and the archivers' figures when `ai` and `archiver` are (they are not when Redis did not
+        answer: absent, not 0); `streams`: event streams open in this process and the games its
+        stream reader follows."""
+        out = [
+            "# HELP pantheon_http_requests_total HTTP responses by method, route and status.",
+            "# TYPE pantheon_http_requests_total counter",
+        ]
         for (method, route, status), n in sorted(self.requests.items()):
             out.append(f"pantheon_http_requests_total{_labels(method=method, route=route, status=status)} {n}")
-        out += ["# HELP pantheon_commands_total Commands submitted, by result and refusal code.",
-                "# TYPE pantheon_commands_total counter"]
+        out += [
+            "# HELP pantheon_commands_total Commands submitted, by result and refusal code.",
+            "# TYPE pantheon_commands_total counter",
+        ]
         for (result, code), n in sorted(self.commands.items()):
             out.append(f"pantheon_commands_total{_labels(result=result, code=code)} {n}")
-        out += ["# HELP pantheon_command_seconds Time to decide and append a command.",
-                "# TYPE pantheon_command_seconds histogram", *self.command_seconds.lines("pantheon_command_seconds")]
+        out += [
+            "# HELP pantheon_command_seconds Time to decide and append a command.",
+            "# TYPE pantheon_command_seconds histogram",
+            *self.command_seconds.lines("pantheon_command_seconds"),
+            "# HELP pantheon_archive_unreadable_total Reads of an archived game whose files could not be read "
+            "(answered 503 archive_unavailable, or the game left out of a lobby page); each is logged.",
+            "# TYPE pantheon_archive_unreadable_total counter",
+            f"pantheon_archive_unreadable_total {self.archive_unreadable}",
+        ]
         if streams is not None:
             out += _stream_lines(*streams)
         if lag is not None:
             out += _lag_lines(lag)
         if ai is not None:
             out += _ai_lines(ai)
+        if archiver is not None:
+            out += _archiver_lines(archiver)
         return "\n".join(out) + "\n"
 
 
 def _stream_lines(open_streams: int, games: int) -> list[str]:
-    return ["# HELP pantheon_streams_open Event streams (Server-Sent Events) open in this process.",
-            "# TYPE pantheon_streams_open gauge", f"pantheon_streams_open {open_streams}",
-            "# HELP pantheon_stream_games Games this process's stream reader follows (one XREAD for all).",
-            "# TYPE pantheon_stream_games gauge", f"pantheon_stream_games {games}"]
+    return [
+        "# HELP pantheon_streams_open Event streams (Server-Sent Events) open in this process.",
+        "# TYPE pantheon_streams_open gauge",
+        f"pantheon_streams_open {open_streams}",
+        "# HELP pantheon_stream_games Games this process's stream reader follows (one XREAD for all).",
+        "# TYPE pantheon_stream_games gauge",
+        f"pantheon_stream_games {games}",
+    ]
 
 
 def _lag_lines(lag: Sequence[FeedLag]) -> list[str]:
-    out = ["# HELP pantheon_projection_lag_seconds Age of the oldest feed entry not projected yet (delivered and "
-           "not acknowledged, or not delivered), by feed partition; 0 when the projectors have caught up.",
-           "# TYPE pantheon_projection_lag_seconds gauge"]
+    out = [
+        "# HELP pantheon_projection_lag_seconds Age of the oldest feed entry not projected yet (delivered and "
+        "not acknowledged, or not delivered), by feed partition; 0 when the projectors have caught up.",
+        "# TYPE pantheon_projection_lag_seconds gauge",
+    ]
     out += [f"pantheon_projection_lag_seconds{_labels(partition=str(f.partition))} {f.seconds}" for f in lag]
-    out += ["# HELP pantheon_projection_pending Feed entries delivered to a projector and not acknowledged yet.",
-            "# TYPE pantheon_projection_pending gauge"]
+    out += [
+        "# HELP pantheon_projection_pending Feed entries delivered to a projector and not acknowledged yet.",
+        "# TYPE pantheon_projection_pending gauge",
+    ]
     out += [f"pantheon_projection_pending{_labels(partition=str(f.partition))} {f.pending}" for f in lag]
-    out += ["# HELP pantheon_projection_consumers Consumers in the projectors' group (dead ones until removed).",
-            "# TYPE pantheon_projection_consumers gauge"]
+    out += [
+        "# HELP pantheon_projection_consumers Consumers in the projectors' group (dead ones until removed).",
+        "# TYPE pantheon_projection_consumers gauge",
+    ]
     out += [f"pantheon_projection_consumers{_labels(partition=str(f.partition))} {f.consumers}" for f in lag]
     return out
 
 
 def _ai_lines(ai: dict[str, float]) -> list[str]:
     """The AI sweeper's figures, as the last sweep (by any worker) left them in Redis."""
-    out = ["# HELP pantheon_ai_turns_requeued_total AI turns the sweeper enqueued again, by what became of "
-           "their job (job_failed, worker_died, job_gone, never_enqueued, …).",
-           "# TYPE pantheon_ai_turns_requeued_total counter"]
-    out += [f"pantheon_ai_turns_requeued_total{_labels(reason=k.split(':', 1)[1])} {int(v)}"
-            for k, v in sorted(ai.items()) if k.startswith("requeued:")]
+    out = [
+        "# HELP pantheon_ai_turns_requeued_total AI turns the sweeper enqueued again, by what became of "
+        "their job (job_failed, worker_died, job_gone, never_enqueued, …).",
+        "# TYPE pantheon_ai_turns_requeued_total counter",
+    ]
+    out += [
+        f"pantheon_ai_turns_requeued_total{_labels(reason=k.split(':', 1)[1])} {int(v)}"
+        for k, v in sorted(ai.items())
+        if k.startswith("requeued:")
+    ]
     if "swept_at" in ai:
-        out += ["# HELP pantheon_ai_turns_due AI turns the games awaited at the last sweep.",
-                "# TYPE pantheon_ai_turns_due gauge", f"pantheon_ai_turns_due {int(ai.get('due', 0))}",
-                "# HELP pantheon_ai_turn_oldest_due_seconds How long the longest-waiting due AI turn had waited "
-                "at the last sweep.", "# TYPE pantheon_ai_turn_oldest_due_seconds gauge",
-                f"pantheon_ai_turn_oldest_due_seconds {ai.get('oldest_due_s', 0.0)}",
-                "# HELP pantheon_ai_last_sweep_timestamp_seconds When the AI sweeper last ran (Redis clock).",
-                "# TYPE pantheon_ai_last_sweep_timestamp_seconds gauge",
-                f"pantheon_ai_last_sweep_timestamp_seconds {ai['swept_at']}"]
+        out += [
+            "# HELP pantheon_ai_turns_due AI turns the games awaited at the last sweep.",
+            "# TYPE pantheon_ai_turns_due gauge",
+            f"pantheon_ai_turns_due {int(ai.get('due', 0))}",
+            "# HELP pantheon_ai_turn_oldest_due_seconds How long the longest-waiting due AI turn had waited "
+            "at the last sweep.",
+            "# TYPE pantheon_ai_turn_oldest_due_seconds gauge",
+            f"pantheon_ai_turn_oldest_due_seconds {ai.get('oldest_due_s', 0.0)}",
+            "# HELP pantheon_ai_last_sweep_timestamp_seconds When the AI sweeper last ran (Redis clock).",
+            "# TYPE pantheon_ai_last_sweep_timestamp_seconds gauge",
+            f"pantheon_ai_last_sweep_timestamp_seconds {ai['swept_at']}",
+        ]
+    return out
+
+
+def _archiver_lines(status: dict[str, float]) -> list[str]:
+    """The archivers' figures, as their sweeps left them in Redis."""
+    out = [
+        "# HELP pantheon_archive_games_skipped_total Games an archiver sweep could not archive and left in "
+        "Redis, by reason (unreadable: its events or files; mismatch: its files did not read back; error); "
+        "each is logged with its error.",
+        "# TYPE pantheon_archive_games_skipped_total counter",
+    ]
+    out += [
+        f"pantheon_archive_games_skipped_total{_labels(reason=k.split(':', 1)[1])} {int(v)}"
+        for k, v in sorted(status.items())
+        if k.startswith("skipped:")
+    ]
+    if "swept_at" in status:
+        out += [
+            "# HELP pantheon_archive_games_skipped Games the last archiver sweep could not archive (they stay "
+            "in Redis, tried again every sweep).",
+            "# TYPE pantheon_archive_games_skipped gauge",
+            f"pantheon_archive_games_skipped {int(status.get('skipped', 0))}",
+            "# HELP pantheon_archive_last_sweep_timestamp_seconds When an archiver last finished a sweep.",
+            "# TYPE pantheon_archive_last_sweep_timestamp_seconds gauge",
+            f"pantheon_archive_last_sweep_timestamp_seconds {status['swept_at']}",
+        ]
     return out

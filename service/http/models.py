@@ -9,6 +9,9 @@ import msgspec
 from msgspec import Meta, Struct
 
 from domain import games
+from domain.contract import tags
+from domain.kernel import PLATFORM_EVENTS
+from projections.registry import score_view
 
 MAX_VERSION = 2**31 - 1  # keeps stream ids and counters in Redis' range; no game gets near it
 
@@ -22,16 +25,16 @@ CONTRACTS = {kind: game.contract for kind, game in games.GAMES.items()}
 _BY_KIND: dict[str, dict[str, type]] = {}
 
 
-def per_game(name: str, doc: str, fields: Callable[[str, games.Contract], list[tuple]],
-             tagged: bool = True) -> Any:
+def per_game(name: str, doc: str, fields: Callable[[str, games.Contract], list[tuple]], tagged: bool = True) -> Any:
     """One answer type per hosted game, named `<Game><name>` and tagged `kind=<its kind>` (unless
     it is only found inside such an answer): their union, which a second game grows (a `oneOf`
     discriminated by `kind`). `of_kind(name, kind)` gives one game's type."""
     made = _BY_KIND.setdefault(name, {})
     for kind, contract in CONTRACTS.items():
-        tag = {"tag_field": "kind", "tag": kind} if tagged else {}
-        made[kind] = msgspec.defstruct(f"{contract.name}{name}", fields(kind, contract), kw_only=True, frozen=True,
-                                       module=__name__, **tag)
+        tag: dict[str, Any] = {"tag_field": "kind", "tag": kind} if tagged else {}
+        made[kind] = msgspec.defstruct(
+            f"{contract.name}{name}", fields(kind, contract), kw_only=True, frozen=True, module=__name__, **tag
+        )
         made[kind].__doc__ = doc
     return Union[tuple(made.values())]  # noqa: UP007
 
@@ -55,41 +58,63 @@ class AiSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_
     level: AiLevel = "random"  # type: ignore[valid-type]
 
 
-Seats = Annotated[list[HumanSeat | AiSeat], Meta(min_length=2, max_length=4)]
+def seats_type(players: tuple[int, ...]) -> Any:
+    """A list of seats as long as one of these numbers of players (a game's allow a range)."""
+    return Annotated[list[HumanSeat | AiSeat], Meta(min_length=min(players), max_length=max(players))]
+
+
+# A fork's seats: as many as its game has (the write path checks), so as many as some hosted game allows.
+FORK_PLAYERS = tuple(sorted({n for game in games.GAMES.values() for n in game.players}))
+ForkSeats: Any = seats_type(FORK_PLAYERS)  # a type made at run time: mypy reads it as Any
 
 
 def _create_request(kind: str, contract: games.Contract) -> type:
-    """The request that creates a game of `kind`: its options typed (the default kind's `kind` may be left out)."""
+    """The request that creates a game of `kind`: its options typed (the default kind's `kind` may be left out),
+    and as many seats as the game allows."""
     default = kind == games.DEFAULT_KIND
+    players = games.get(kind).players
     made = msgspec.defstruct(
         "CreateGameRequest" if default else f"{contract.name}CreateGameRequest",
-        [("seats", Seats), ("kind", Literal[kind], kind) if default else ("kind", Literal[kind]),  # type: ignore[valid-type]
-         ("options", contract.options, contract.options()),
-         # a human seat awaited this long without an answer is handed to the AI (greedy), so abandoned
-         # games finish; null: never
-         ("idle_seconds", Annotated[int, Meta(ge=10, le=30 * 24 * 3600)] | None, None)],
-        kw_only=True, frozen=True, forbid_unknown_fields=True, module=__name__)
-    made.__doc__ = (f"A new {contract.name} game: its kind, options and seats (2 to 4; the number of seats is the "
-                    "number of players).")
+        [
+            ("seats", seats_type(players)),
+            ("kind", Literal[kind], kind) if default else ("kind", Literal[kind]),
+            ("options", contract.options, contract.options()),
+            # a human seat awaited this long without an answer is handed to the AI (greedy), so abandoned
+            # games finish; null: never
+            ("idle_seconds", Annotated[int, Meta(ge=10, le=30 * 24 * 3600)] | None, None),
+        ],
+        kw_only=True,
+        frozen=True,
+        forbid_unknown_fields=True,
+        module=__name__,
+    )
+    made.__doc__ = (
+        f"A new {contract.name} game: its kind, options and seats ({min(players)} to {max(players)}; the number of seats is the "
+        "number of players)."
+    )
     return made
 
 
 class ByKind:
-    """A request body a game's kind types (Annotated metadata): decoded as a JSON object, then by the
-    handler as the type of the game's kind (`strict.by_kind`, `strict.decoded`); documented as
-    `union`, the types of every game (an addition when a game is added). A union of every game's
-    types cannot be decoded as such: two games may share a command's tag, and options are untagged."""
+    """A request body a game's kind types (Annotated metadata): decoded as the type of the game's kind
+    among `types` (`kind_from`: the game's, for commands; the body's `kind`, for a new game) by
+    bodies.read; documented as `union`, the types of every game (an addition when a game is added). A
+    union of every game's types cannot be decoded as such: two games may share a command's tag, and
+    options are untagged."""
 
-    def __init__(self, union: Any) -> None:
-        self.union = union
+    def __init__(self, types: dict[str, Any], kind_from: Literal["game", "body"]) -> None:
+        self.types, self.kind_from = types, kind_from
+        self.union = Union[tuple(types.values())]  # noqa: UP007
+        self.decoders = {kind: msgspec.json.Decoder(tp) for kind, tp in types.items()}  # made once, here
+        self.tags = {kind: frozenset(tags(tp)) for kind, tp in types.items()}  # of a tagged union (commands)
 
 
 CREATE_REQUESTS = {kind: _create_request(kind, contract) for kind, contract in CONTRACTS.items()}
 CreateGameRequest = CREATE_REQUESTS[games.DEFAULT_KIND]
-AnyCreateGameRequest = Annotated[dict[str, Any], ByKind(Union[tuple(CREATE_REQUESTS.values())])]  # noqa: UP007
+AnyCreateGameRequest = Annotated[Any, ByKind(CREATE_REQUESTS, "body")]
 # The commands a client sends, over every hosted game (each game's commands without `seat`, which
-# the token says; each game's union is tagged by `type`): decoded by the game's kind.
-AnyCommand = Annotated[dict[str, Any], ByKind(Union[tuple(c.command for c in CONTRACTS.values())])]  # noqa: UP007
+# the token says; each game's union is tagged by `type`): decoded as the game's kind's.
+AnyCommand = Annotated[Any, ByKind({kind: c.command for kind, c in CONTRACTS.items()}, "game")]
 
 
 class SeatClaimed(Struct, frozen=True, kw_only=True):
@@ -123,10 +148,15 @@ class GameCreatedResponse(Struct, frozen=True, kw_only=True):
     @classmethod
     def of(cls, created, kind: str) -> GameCreatedResponse:
         """The answer for a game of `kind` the service has just created (or forked)."""
-        return cls(game=created.game, kind=kind, admin_token=created.admin_token, version=created.version,
-                   commitment=created.commitment,
-                   seats=[SeatClaimed(seat=s, token=t) for s, t in sorted(created.tokens.items())],
-                   invites=[Invite(seat=s, code=c) for s, c in sorted(created.invites.items())])
+        return cls(
+            game=created.game,
+            kind=kind,
+            admin_token=created.admin_token,
+            version=created.version,
+            commitment=created.commitment,
+            seats=[SeatClaimed(seat=s, token=t) for s, t in sorted(created.tokens.items())],
+            invites=[Invite(seat=s, code=c) for s, c in sorted(created.invites.items())],
+        )
 
 
 class ClaimRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -185,14 +215,29 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     lineage: Lineage | None = None  # for forks
 
 
-_SUMMARY_FIELDS = [(f.name, f.type, f.default) if f.default is not msgspec.NODEFAULT else (f.name, f.type)
-                   for f in msgspec.structs.fields(GameSummary) if f.name != "kind"]
-GameDetail = per_game("GameDetail", "A game's status: who is awaited for what, its seats, and the outcome once finished.",
-                      lambda kind, c: [f for f in _SUMMARY_FIELDS if len(f) == 2] + [
-                          ("seats", list[SeatInfo]), ("options", c.game_options), ("awaiting", Awaiting | None),
-                          ("finished", bool), ("outcome", c.outcome | None), ("commitment", str),
-                          # revealed when the game ends, so anyone can audit it
-                          ("seed", str | None)] + [f for f in _SUMMARY_FIELDS if len(f) == 3])
+_SUMMARY_FIELDS = [
+    (f.name, f.type, f.default) if f.default is not msgspec.NODEFAULT else (f.name, f.type)
+    for f in msgspec.structs.fields(GameSummary)
+    if f.name != "kind"
+]
+GameDetail = per_game(
+    "GameDetail",
+    "A game's status: who is awaited for what, its seats, and the outcome once finished.",
+    lambda kind, c: (
+        [f for f in _SUMMARY_FIELDS if len(f) == 2]
+        + [
+            ("seats", list[SeatInfo]),
+            ("options", c.game_options),
+            ("awaiting", Awaiting | None),
+            ("finished", bool),
+            ("outcome", c.outcome | None),
+            ("commitment", str),
+            # revealed when the game ends, so anyone can audit it
+            ("seed", str | None),
+        ]
+        + [f for f in _SUMMARY_FIELDS if len(f) == 3]
+    ),
+)
 
 
 class Lobby(Struct, frozen=True, kw_only=True):
@@ -202,34 +247,73 @@ class Lobby(Struct, frozen=True, kw_only=True):
     next: str | None
 
 
-EventOut = per_game("EventOut", "One event as the caller may see it: the envelope and the redacted domain event "
-                                "(`payload`, tagged by its `type`).",
-                    lambda kind, c: [("version", int), ("type", str), ("recorded_at", int), ("seat", int | None),
-                               ("command", str | None), ("payload", c.event),
-                               # the hash chain, shown once the game is finished (it would give away hidden draws)
-                               ("hash", str | None)], tagged=False)
-Events = per_game("Events", "Events after a version, oldest first: at most `limit`; `next` is the version to "
-                            "ask after (`?after=<next>`) for the following ones, null when these are the last.",
-                  lambda kind, c: [("events", list[of_kind("EventOut", kind)]), ("next", int | None)])
+EventOut = per_game(
+    "EventOut",
+    "One event as the caller may see it: the envelope and the redacted domain event "
+    "(`payload`, tagged by its `type`), or a platform event that no command caused "
+    "(`seat_reissued`: `seat` and `command` are null).",
+    lambda kind, c: [
+        ("version", int),
+        ("type", str),
+        ("recorded_at", int),
+        ("seat", int | None),
+        ("command", str | None),
+        ("payload", Union[(c.event, *PLATFORM_EVENTS)]),  # noqa: UP007
+        # the hash chain, shown once the game is finished (it would give away hidden draws)
+        ("hash", str | None),
+    ],
+    tagged=False,
+)
+Events = per_game(
+    "Events",
+    "Events after a version, oldest first: at most `limit`; `next` is the version to "
+    "ask after (`?after=<next>`) for the following ones, null when these are the last.",
+    lambda kind, c: [("events", list[of_kind("EventOut", kind)]), ("next", int | None)],  # type: ignore[misc]  # a type made at run time
+)
 
 
-ViewAnswer = per_game("ViewAnswer", "A view of the game at `version`: public, or with the caller's seat's private "
-                                    "part (`view.you`).",
-                      lambda kind, c: [("version", int), ("seat", int | None), ("view", c.view)])
-ScoreAnswer = per_game("ScoreAnswer", "Scores at `version`: totals, breakdown by source, timeline.",
-                       lambda kind, c: [("version", int), ("view", c.score)])
-Choice = per_game("Choice", "One choice: `command` is a complete command to send as it is (POST "
-                            "/games/{id}/commands), or `next` a token for the choices that follow it (GET "
-                            "/games/{id}/options?after=<next>); `refers` names what it is about, for drawing it.",
-                  lambda kind, c: [("key", str), ("label", str), ("command", c.command | None, None),
-                             ("next", str | None, None), ("refers", c.refers, msgspec.field(default_factory=c.refers))], tagged=False)
-Choices = per_game("Choices", "What the caller's seat may do now, as choices (`decision` is null when the game "
-                              "waits for another seat, and then there are none).",
-                   lambda kind, c: [("version", int), ("seat", int), ("decision", str | None), ("prompt", str),
-                              ("choices", list[of_kind("Choice", kind)])])
-OptionBlocks = per_game("OptionBlocks", "What the caller's seat may do now, as building blocks (`options.awaited` "
-                                        "is false when the game waits for another seat).",
-                        lambda kind, c: [("version", int), ("seat", int), ("options", c.blocks)])
+ViewAnswer = per_game(
+    "ViewAnswer",
+    "A view of the game at `version`: public, or with the caller's seat's private part (`view.you`).",
+    lambda kind, c: [("version", int), ("seat", int | None), ("view", c.view)],
+)
+ScoreAnswer = per_game(
+    "ScoreAnswer",
+    "Scores at `version`: totals, breakdown by source, timeline.",
+    lambda kind, c: [("version", int), ("view", score_view(kind))],
+)
+Choice = per_game(
+    "Choice",
+    "One choice: `command` is a complete command to send as it is (POST "
+    "/games/{id}/commands), or `next` a token for the choices that follow it (GET "
+    "/games/{id}/options?after=<next>); `refers` names what it is about, for drawing it.",
+    lambda kind, c: [
+        ("key", str),
+        ("label", str),
+        ("command", c.command | None, None),
+        ("next", str | None, None),
+        ("refers", c.refers, msgspec.field(default_factory=c.refers)),
+    ],
+    tagged=False,
+)
+Choices = per_game(
+    "Choices",
+    "What the caller's seat may do now, as choices (`decision` is null when the game "
+    "waits for another seat, and then there are none).",
+    lambda kind, c: [
+        ("version", int),
+        ("seat", int),
+        ("decision", str | None),
+        ("prompt", str),
+        ("choices", list[of_kind("Choice", kind)]),  # type: ignore[misc]  # a type made at run time
+    ],
+)
+OptionBlocks = per_game(
+    "OptionBlocks",
+    "What the caller's seat may do now, as building blocks (`options.awaited` "
+    "is false when the game waits for another seat).",
+    lambda kind, c: [("version", int), ("seat", int), ("options", c.blocks)],
+)
 
 
 class Health(Struct, frozen=True, kw_only=True):
@@ -240,7 +324,7 @@ class ForkRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Fork at version `at` (where a command's events end) with these seats (as many as the game has)."""
 
     at: Annotated[int, Meta(ge=1, le=MAX_VERSION)]
-    seats: Annotated[list[HumanSeat | AiSeat], Meta(min_length=2, max_length=4)]
+    seats: ForkSeats
 
 
 class AuditCheck(Struct, frozen=True, kw_only=True):
@@ -274,9 +358,18 @@ class Rejected(Struct, frozen=True, kw_only=True):
     message: str | None = None
     # as recorded, whatever its shape (it was refused): the game's command with its `seat`, or
     # {type, truncated} for one too long to keep
-    command: Annotated[dict[str, Any], Meta(description=(
-        "The refused command as recorded: the game's command with the seat that sent it, or `{type, truncated}` "
-        "(its length) when it was too long to keep."))] | None = None
+    command: (
+        Annotated[
+            dict[str, Any],
+            Meta(
+                description=(
+                    "The refused command as recorded: the game's command with the seat that sent it, or `{type, truncated}` "
+                    "(its length) when it was too long to keep."
+                )
+            ),
+        ]
+        | None
+    ) = None
 
 
 class HandToAi(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

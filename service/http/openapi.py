@@ -1,11 +1,11 @@
 """The OpenAPI document: Litestar's generated schema, made exact enough for clients and schemathesis."""
 
-# Tagged unions get a discriminator, strict Structs forbid extra properties, tuples a fixed length.
+# Tagged unions get a discriminator (unless two members share a tag), strict Structs forbid extra properties, tuples a fixed length.
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, cast
 
 import msgspec
 
@@ -19,7 +19,9 @@ from litestar.openapi.spec import (
     OpenAPI,
     OpenAPIFormat,
     OpenAPIType,
+    Operation,
     Reference,
+    RequestBody,
     Schema,
     SecurityScheme,
     Tag,
@@ -32,8 +34,8 @@ from .docs import swagger_ui
 from .models import ByKind
 
 BEARER = "SeatToken"
-SEAT_TOKEN = [{BEARER: []}]  # a seat token is required
-OPTIONAL_TOKEN = [{}, {BEARER: []}]  # anonymous callers are spectators
+SEAT_TOKEN: list[dict[str, list[str]]] = [{BEARER: []}]  # a seat token is required
+OPTIONAL_TOKEN: list[dict[str, list[str]]] = [{}, {BEARER: []}]  # anonymous callers are spectators
 API_VERSION = "2.0.0"  # within a major version the document only grows (tests/contract/test_compatibility.py)
 
 
@@ -48,6 +50,7 @@ class StrictStructSchemaPlugin(StructSchemaPlugin):
             schema.additional_properties = False
         if config.array_like:  # sent as an array of its fields in order (Litestar would say an object)
             fields = msgspec.structs.fields(field_definition.type_)
+            assert schema.properties is not None  # a Struct's schema has its fields
             schema.prefix_items = [schema.properties[f.encode_name] for f in fields]
             schema.type, schema.properties, schema.required = OpenAPIType.ARRAY, None, None
             schema.min_items, schema.max_items = sum(f.required for f in fields), len(fields)
@@ -65,27 +68,51 @@ class ByKindSchemaPlugin(OpenAPISchemaPlugin):
         return schema_creator.for_field_definition(FieldDefinition.from_annotation(union))
 
 
+@dataclass
+class OptionalBody(Operation):
+    """An operation whose body (`T | None`) may be left out (`operation_class`): Litestar marks every
+    body required, and documents it as `T` or null, which a generated client then sends for "no body"."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.request_body, RequestBody):
+            self.request_body.required = False
+            for media in (self.request_body.content or {}).values():  # `T`: a client sends it or nothing
+                kept = [o for o in getattr(media.schema, "one_of", None) or [] if getattr(o, "type", 0) != "null"]
+                media.schema = kept[0] if len(kept) == 1 else media.schema
+
+
 def openapi_config() -> OpenAPIConfig:
     """Served at /schema (docs UI), /schema/openapi.json and /schema/openapi.yaml."""
     return OpenAPIConfig(
         title="Pantheon Server",
         version=API_VERSION,
-        description=("Event-sourced Pantheon games over HTTP. Errors are RFC 9457 problem details "
-                     "(`application/problem+json`) with a stable `code`."),
+        description=(
+            "Event-sourced Pantheon games over HTTP. Errors are RFC 9457 problem details "
+            "(`application/problem+json`) with a stable `code`."
+        ),
         path="/schema",
         render_plugins=[swagger_ui(), JsonRenderPlugin(), YamlRenderPlugin()],
-        components=Components(security_schemes={BEARER: SecurityScheme(
-            type="http", scheme="bearer",
-            description="A seat token (from claiming a seat) or the game's admin token.")}),
-        tags=[Tag(name="games", description="Create, list and read games; claim seats."),
-              Tag(name="play", description="Submit commands and follow a game."),
-              Tag(name="operations", description="Health and metrics.")],
+        components=Components(
+            security_schemes={
+                BEARER: SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description="A seat token (from claiming a seat) or the game's admin token.",
+                )
+            }
+        ),
+        tags=[
+            Tag(name="games", description="Create, list and read games; claim seats."),
+            Tag(name="play", description="Submit commands and follow a game."),
+            Tag(name="operations", description="Health and metrics."),
+        ],
         use_handler_docstrings=True,
     )
 
 
 def finish(openapi: OpenAPI) -> OpenAPI:
-    """Add discriminators to unions of tagged Structs and fix tuple lengths, in place."""
+    """Add discriminators to unions of tagged Structs and fix tuple lengths, in place (Litestar
+    documents neither)."""
     components = openapi.components.schemas if openapi.components and openapi.components.schemas else {}
     for node in _walk(openapi):
         if isinstance(node, Schema):
@@ -95,7 +122,7 @@ def finish(openapi: OpenAPI) -> OpenAPI:
             _add_discriminator(node, components)
     for item in (openapi.paths or {}).values():
         for operation in (item.get, item.post):
-            for response in (operation.responses if operation else {}).values():
+            for response in ((operation.responses or {}) if operation else {}).values():
                 content = getattr(response, "content", None) or {}
                 if isinstance(getattr(content.get("application/octet-stream"), "schema", None), Schema):
                     content["application/octet-stream"].schema.format = OpenAPIFormat.BINARY  # a download: bytes
@@ -108,13 +135,18 @@ def finish(openapi: OpenAPI) -> OpenAPI:
 
 # One Server-Sent Event of GET /games/{id}/stream, for documentation (the stream is text/event-stream).
 STREAM_MESSAGE = Schema(
-    type=OpenAPIType.OBJECT, title="StreamMessage", required=["id", "data"],
+    type=OpenAPIType.OBJECT,
+    title="StreamMessage",
+    required=["id", "data"],
     description="One Server-Sent Event of stream_events (the stream is text/event-stream, read it with an SSE "
-                "client): `id` is the event's version (send it back as Last-Event-ID), `data` the event in JSON, "
-                "as an item of list_events' `events`.",
-    properties={"id": Schema(type=OpenAPIType.STRING, pattern="^[0-9]+$"),
-                "event": Schema(type=OpenAPIType.STRING, const="message"),
-                "data": Schema(type=OpenAPIType.STRING, content_media_type="application/json")})
+    "client): `id` is the event's version (send it back as Last-Event-ID), `data` the event in JSON, "
+    "as an item of list_events' `events`.",
+    properties={
+        "id": Schema(type=OpenAPIType.STRING, pattern="^[0-9]+$"),
+        "event": Schema(type=OpenAPIType.STRING, const="message"),
+        "data": Schema(type=OpenAPIType.STRING, content_media_type="application/json"),
+    },
+)
 
 
 def _walk(node: Any, seen: set[int] | None = None):
@@ -144,11 +176,18 @@ def _add_discriminator(schema: Schema, components: dict[str, Schema]) -> None:
     if len(options) < 2 or schema.discriminator or not all(isinstance(o, Reference) for o in options):
         return
     for field in ("type", "kind"):  # commands and events are tagged by `type`, a game's answers by `kind`
-        mapping = {}
-        for ref in options:
+        mapping: dict[str, str] = {}
+        for ref in cast("list[Reference]", options):  # all are, as checked above
             target = components.get(ref.ref.rsplit("/", 1)[-1])
             tag = (target.properties or {}).get(field) if target else None
-            if not isinstance(tag, Schema) or not isinstance(tag.const, str) or field not in (target.required or []):
+            if (
+                target is None  # then tag is None too
+                or not isinstance(tag, Schema)
+                or not isinstance(tag.const, str)
+                or field not in (target.required or [])
+            ):
+                break
+            if mapping.get(tag.const, ref.ref) != ref.ref:  # two games' commands share a tag: no discriminator
                 break
             mapping[tag.const] = ref.ref
         else:
@@ -156,8 +195,10 @@ def _add_discriminator(schema: Schema, components: dict[str, Schema]) -> None:
             return
 
 
-def tagged(union: Any) -> list[str]:
+def tagged(union: Any) -> list[str | int | None]:
     """The tags of a union of tagged Structs (for descriptions)."""
-    return [t.__struct_config__.tag for t in getattr(union, "__args__", ()) if isinstance(t, type)
-            and issubclass(t, msgspec.Struct)]
-
+    return [
+        t.__struct_config__.tag
+        for t in getattr(union, "__args__", ())
+        if isinstance(t, type) and issubclass(t, msgspec.Struct)
+    ]

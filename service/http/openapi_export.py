@@ -11,9 +11,13 @@ DEFAULT_PATH = pathlib.Path(__file__).resolve().parents[2] / "openapi" / "openap
 
 def document() -> dict:
     """The OpenAPI document the API serves at /schema/openapi.json (no Redis needed to build it)."""
+    from service.config import Settings
+
     from .app import create_app
 
-    return create_app("redis://localhost:6379/0").openapi_schema.to_schema()
+    # the table's defaults, whatever this process's environment says: the document depends on none
+    settings = Settings.from_environ({"REDIS_URL": "redis://localhost:6379/0"})
+    return create_app(settings).openapi_schema.to_schema()
 
 
 def render() -> str:

@@ -6,7 +6,7 @@ import base64
 import binascii
 import re
 
-from service.write import ServiceError
+from service.errors import Code, ServiceError
 
 MAX_CURSOR = 256
 CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,256}$"  # base64url, unpadded
@@ -28,5 +28,5 @@ def read_cursor(cursor: str | None) -> tuple[int, str] | None:
     except (ValueError, binascii.Error, UnicodeDecodeError):
         found = None
     if found is None:
-        raise ServiceError(400, "malformed_cursor", "`cursor` must be a `next` from an earlier page of this list.")
+        raise ServiceError(Code.MALFORMED_CURSOR, "`cursor` must be a `next` from an earlier page of this list.")
     return int(found.group(1)), found.group(2)

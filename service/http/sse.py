@@ -9,10 +9,10 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 
 import anyio
-from redis.exceptions import RedisError
 
 from domain.kernel import Decider
 from service.store.codec import JSON, Envelope
+from service.store.errors import RedisError
 from service.store.fanout import Batch, Fanout
 from service.write.reads import public_envelope
 
@@ -39,8 +39,9 @@ class Frames:
         self.size = size
         self._frames: OrderedDict[tuple, bytes] = OrderedDict()
 
-    def of(self, decider: Decider, game: str, envelopes: Sequence[Envelope], viewer: int | None,
-           revealed: bool) -> bytes:
+    def of(
+        self, decider: Decider, game: str, envelopes: Sequence[Envelope], viewer: int | None, revealed: bool
+    ) -> bytes:
         return b"".join(self._one(decider, game, e, viewer, revealed) for e in envelopes)
 
     def _one(self, decider: Decider, game: str, envelope: Envelope, viewer: int | None, revealed: bool) -> bytes:
@@ -55,8 +56,15 @@ class Frames:
         return frame
 
 
-async def feed(fanout: Fanout, frames: Frames, decider: Decider, game: str, viewer: int | None,
-               first: tuple[int, Batch], place: StreamPlace) -> AsyncIterator[bytes]:
+async def feed(
+    fanout: Fanout,
+    frames: Frames,
+    decider: Decider,
+    game: str,
+    viewer: int | None,
+    first: tuple[int, Batch],
+    place: StreamPlace,
+) -> AsyncIterator[bytes]:
     """The events of `first` (a batch read after a version), then the new ones as they come; ends
     once the game is finished and all is sent. Holds the client's stream place while it runs."""
     try:
@@ -67,8 +75,15 @@ async def feed(fanout: Fanout, frames: Frames, decider: Decider, game: str, view
             await _quietly(place.release())
 
 
-async def _events_as_they_come(fanout: Fanout, frames: Frames, decider: Decider, game: str, viewer: int | None,
-                               first: tuple[int, Batch], place: StreamPlace) -> AsyncIterator[bytes]:
+async def _events_as_they_come(
+    fanout: Fanout,
+    frames: Frames,
+    decider: Decider,
+    game: str,
+    viewer: int | None,
+    first: tuple[int, Batch],
+    place: StreamPlace,
+) -> AsyncIterator[bytes]:
     after, batch = first
     sent = ""  # the hash of event `after` as this stream sent it ('' before it has sent one)
     async with fanout.follow(game) as channel:

@@ -1,26 +1,38 @@
-"""Strict, honest HTTP around the handlers: request bodies are JSON (415 otherwise), valid UTF-8
-and of exactly the documented types (no "0" for 0: 400), query parameters are the documented ones
-(400 otherwise), a command names no seat (400 `seat_in_command`: the token says it), a token sent to a game is one of its tokens (403 otherwise), and HEAD is answered
-wherever GET is."""
+"""Strict, honest HTTP around the handlers: request bodies are JSON (415 otherwise), valid UTF-8,
+nested at most MAX_DEPTH levels (400, checked before any recursive work) and of exactly the
+documented types (no "0" for 0: 400), query parameters are the documented ones (400 otherwise), a
+command names no seat (400 `seat_in_command`: the token says it), a token sent to a game is one of
+its tokens (403 otherwise), and HEAD is answered wherever GET is."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import re
+from itertools import accumulate
+from typing import Any, cast
 
-import msgspec
 from litestar import Litestar, Request
-from litestar.types import Receive, Scope, Send
+from litestar.types import HTTPScope, LifeSpanReceive, LifeSpanScope, LifeSpanSend, Receive, Scope, Send
+from litestar.typing import FieldDefinition
 
-from service.write import ServiceError
+from service.errors import Code, ServiceError
+from service.write.meta import token_hash
 
-from .auth import TOKEN_SEAT, bearer
+from .auth import KEY_RECORDED, TOKEN_SEAT, bearer
+from .bodies import BODY, read
 
 _JSON_TYPES = ("application/json",)
+MAX_DEPTH = 32  # arrays and objects inside each other: the deepest body the API documents has 4
+# A string, to its closing quote or to the end of a body that never closes it (so a match never fails
+# and the scan stays linear)
+_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
+_STEP = [1 if c in b"[{" else -1 if c in b"]}" else 0 for c in range(256)]  # a byte's change of depth
+_NOT_BRACKETS = bytes(c for c in range(256) if not _STEP[c])
 
 
 class StrictRequests:
-    """A before-request hook; `learn(app)` tells it each operation's query parameters."""
+    """A guard (Litestar's checks before a handler runs); `learn(app)` tells it each operation's query
+    parameters."""
 
     def __init__(self) -> None:
         self.queries: dict[tuple[str, str], frozenset[str]] = {}
@@ -34,20 +46,27 @@ class StrictRequests:
                     names = {p.name for p in operation.parameters or () if p.param_in == "query"}
                     self.queries[(path, method.upper())] = frozenset(names)
 
-    async def __call__(self, request: Request) -> None:
+    async def __call__(self, request: Request, _: Any = None) -> None:
         self._check_query(request)
-        await self._check_token(request)
+        if request.route_handler.opt.get("rate") == "commands":
+            await _check_command_caller(request)
+        else:
+            await self._check_token(request)
+            await _check_rate(request)
         field = request.route_handler.parsed_data_field
         if field is not None:
-            await self._check_body(request, field.annotation)
+            await self._check_body(request, field)
 
     def _check_query(self, request: Request) -> None:
         allowed = self.queries.get((request.scope.get("path_template", ""), request.method))
         unknown = sorted(set(request.query_params) - allowed) if allowed is not None else []
         if unknown:
+            assert allowed is not None  # unknown is empty otherwise
             expected = ", ".join(sorted(allowed)) or "none"
-            raise ServiceError(400, "unknown_query_parameter",
-                               f"This address takes no query parameter {unknown[0]!r} (it takes: {expected}).")
+            raise ServiceError(
+                Code.UNKNOWN_QUERY_PARAMETER,
+                f"This address takes no query parameter {unknown[0]!r} (it takes: {expected}).",
+            )
 
     @staticmethod
     async def _check_token(request: Request) -> None:
@@ -60,83 +79,104 @@ class StrictRequests:
         service = request.app.state.service
         seat = await service.seat_of(game, token)
         if seat is None and not await service.is_admin(game, token):
-            raise ServiceError(403, "wrong_token", "This token is not one of this game's tokens.")
+            raise ServiceError(Code.WRONG_TOKEN, "This token is not one of this game's tokens.")
         request.state[TOKEN_SEAT] = seat  # the handler need not look the token up again (None: the admin)
 
     @staticmethod
-    async def _check_body(request: Request, body_type: Any) -> None:
+    async def _check_body(request: Request, field: FieldDefinition) -> None:
+        """The body's bytes are checked before any decoding, then `bodies.read` decodes them once
+        (the handler gets that as its `data`: bodies.StrictBody)."""
         content_type = request.headers.get("content-type")
         media = (content_type or "").split(";")[0].strip().lower()
         if content_type is not None and media not in _JSON_TYPES and not media.endswith("+json"):
-            raise ServiceError(415, "unsupported_media_type",
-                               f"The request body must be JSON (Content-Type: application/json), not {media or 'empty'}.")
+            raise ServiceError(
+                Code.UNSUPPORTED_MEDIA_TYPE,
+                f"The request body must be JSON (Content-Type: application/json), not {media or 'empty'}.",
+            )
         body = await request.body()
         if not body:
             return  # the handler answers a missing body (400 malformed_request)
         try:
             body.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise ServiceError(400, "malformed_request", f"The request body is not valid UTF-8 (byte {error.start}).") \
-                from None
-        try:
-            value = msgspec.json.decode(body)
-        except msgspec.DecodeError as error:
-            raise ServiceError(400, "malformed_request", f"The request body is not JSON: {error}.") from None
-        if request.route_handler.opt.get("seat_from_token") and isinstance(value, dict):
-            if "seat" in value:
-                raise ServiceError(400, "seat_in_command", "A command names no seat: the seat is the one your token "
-                                                           "holds. Send the command without `seat`.")
-            if value.get("type") == "create_game":  # every game's command that starts it (domain.games)
-                raise ServiceError(400, "not_a_seat_command", "Only a seat's commands go here; create games with "
-                                                              "POST /games.")
-        decoded(value, body_type)
+            raise ServiceError(
+                Code.MALFORMED_REQUEST, f"The request body is not valid UTF-8 (byte {error.start})."
+            ) from None
+        if too_deep(body):
+            raise ServiceError(
+                Code.MALFORMED_REQUEST,
+                f"The request body nests arrays and objects more than "
+                f"{MAX_DEPTH} levels deep; no request needs that many.",
+            )
+        request.state[BODY] = await read(request, field, body)
 
 
-def decoded(value: Any, tp: Any) -> Any:
-    """A JSON body (builtins) as `tp`, strictly: 400 `malformed_request` when it is not one."""
-    try:
-        return msgspec.convert(_whole_numbers(value), tp, strict=True)
-    except msgspec.ValidationError as error:
-        raise ServiceError(400, "malformed_request", f"The request is malformed: {error} (in the body).") from None
+async def _check_command_caller(request: Request) -> None:
+    """A command's caller, with one round trip to the game's Redis (the token's seat, its record of
+    the Idempotency-Key: `KEY_RECORDED`) and the rate limit counted at the same time on its own
+    Redis, per seat token (its hash names the counter). A token that is no seat's of a game in Redis
+    goes the general way (`_check_token`: 403, or the admin's, which the handler refuses)."""
+    game, token = request.path_params.get("game_id"), bearer(request)
+    if game is None or token is None:
+        return  # the handler asks for a token (401)
+    service, quotas = request.app.state.service, request.app.state.quotas
+    context: tuple[int, bool] | BaseException | None
+    counted: BaseException | None
+    context, counted = await asyncio.gather(
+        service.command_context(game, token, request.headers.get("idempotency-key")),
+        quotas.hit("commands", f"{game}:{token_hash(token)[:32]}"),
+        return_exceptions=True,
+    )
+    if isinstance(context, BaseException):
+        raise context
+    if context is None:
+        await StrictRequests._check_token(request)  # 403 for a stranger's token; not counted then
+        return
+    request.state[TOKEN_SEAT], request.state[KEY_RECORDED] = context
+    if isinstance(counted, BaseException):
+        raise counted
 
 
-def by_kind(value: dict, kind: Any, types: dict[str, Any], where: str = "$.kind") -> Any:
-    """A JSON body as the type of its game's `kind` among `types` (400 `malformed_request` for an
-    unknown kind): how bodies whose type the game says are decoded (models.ByKind)."""
-    if not isinstance(kind, str) or kind not in types:
-        raise ServiceError(400, "malformed_request", f"The request is malformed: Expected one of "
-                                                     f"{', '.join(map(repr, types))} - at `{where}` (in the body).")
-    return decoded(value, types[kind])
+async def _check_rate(request: Request) -> None:
+    """Over its rate limit (the route's `opt["rate"]`) a request is 429 before its body is read, so a
+    flood of bodies costs no parsing (a command: `_check_command_caller`). A create or fork is only
+    checked: it is counted once the game is to be made (games.Admission), so a retry answered from
+    its Idempotency-Key is not; a request with a key is left to that count, as it may be such a retry."""
+    rate, quotas = request.route_handler.opt.get("rate"), request.app.state.quotas
+    if rate == "create" and "idempotency-key" not in request.headers:
+        await quotas.check(rate, quotas.client(request))
 
 
-def _whole_numbers(value: Any) -> Any:
-    """JSON (and JSON Schema) has one number type: 60.0 is the integer 60, "60" is not a number."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list):
-        return [_whole_numbers(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _whole_numbers(v) for k, v in value.items()}
-    return value
+def too_deep(body: bytes) -> bool:
+    """Whether the arrays and objects of a JSON text nest more than MAX_DEPTH levels (brackets inside
+    strings do not count): checked before decoding, as msgspec's decoder has no depth limit and
+    recurses once per level (485 levels overflowed a request's stack)."""
+    if body.count(b"[") + body.count(b"{") <= MAX_DEPTH:  # most bodies: nothing to scan
+        return False
+    brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
 
 
 class HeadAsGet(Litestar):
-    """Litestar answers HEAD only where a handler says so; here every GET route answers HEAD: the
-    GET handler runs and only its status and headers go out. Once they are out, the app hears
-    that the client has gone, so a streaming body (the event stream) stops at once."""
+    """Litestar answers HEAD only where a handler says so (and a `head` handler may return no body,
+    so no handler serves both); here every GET route answers HEAD: the GET handler runs and only
+    its status and headers go out. Once they are out, the app hears that the client has gone, so a
+    streaming body (the event stream) stops at once."""
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
+    async def __call__(
+        self, scope: Scope | LifeSpanScope, receive: Receive | LifeSpanReceive, send: Send | LifeSpanSend
+    ) -> None:
+        if scope["type"] != "http" or cast("HTTPScope", scope)["method"] != "HEAD":  # the type check does not narrow
             await super().__call__(scope, receive, send)
             return
-        answered = asyncio.Event()
+        answered, http_send = asyncio.Event(), cast("Send", send)  # an HTTP request's (as checked above)
 
         async def headers_only(message: Any) -> None:
             if message["type"] == "http.response.start":
                 await send(message)
             elif message["type"] == "http.response.body" and not answered.is_set():
                 answered.set()
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                await http_send({"type": "http.response.body", "body": b"", "more_body": False})
 
         async def gone_once_answered() -> Any:
             if answered.is_set():
@@ -146,5 +186,8 @@ class HeadAsGet(Litestar):
             (waiting if message.done() else message).cancel()
             return message.result() if message.done() else {"type": "http.disconnect"}
 
-        await super().__call__({**scope, "method": "GET", "head": True},  # type: ignore[typeddict-item]
-                               gone_once_answered, headers_only)
+        await super().__call__(
+            cast("HTTPScope", {**scope, "method": "GET", "head": True}),  # "head": a key of this app's own
+            gone_once_answered,
+            headers_only,
+        )

@@ -14,7 +14,7 @@ from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
 from domain import games
-from service.write import ServiceError
+from service.errors import Code, ServiceError
 
 WEB_DIR = Path(__file__).with_name("web")
 # the files change with a release only; a short max-age lets a browser reuse them while playing
@@ -27,19 +27,26 @@ class BoardController(Controller):
     path = "/web/boards"
     include_in_schema = False
 
-    @get("/{kind:str}/{edition:str}", operation_id="web_board", status_code=200, media_type="image/svg+xml",
-         cache_control=ASSETS_CACHE)
-    async def board(self, kind: Annotated[str, PathParameter(max_length=40)],
-                    edition: Annotated[str, PathParameter(max_length=80)]) -> Response[str]:
+    @get(
+        "/{kind:str}/{edition:str}",
+        operation_id="web_board",
+        status_code=200,
+        media_type="image/svg+xml",
+        cache_control=ASSETS_CACHE,
+    )
+    async def board(
+        self, kind: Annotated[str, PathParameter(max_length=40)], edition: Annotated[str, PathParameter(max_length=80)]
+    ) -> Response[str]:
         game = games.GAMES.get(kind)
         name = edition.removesuffix(".svg")
         if game is None or name not in game.editions:
-            raise ServiceError(404, "not_found", "No such game kind or edition.")
+            raise ServiceError(Code.NOT_FOUND, "No such game kind or edition.")
         return Response(game.render_board(name), media_type="image/svg+xml")
 
 
 def web_routes() -> list:
     """The web client's routes: the static files at `/` (index.html for `/`) and the boards."""
-    static = create_static_files_router(path="/", directories=[WEB_DIR], html_mode=True, name="web",
-                                        cache_control=ASSETS_CACHE, include_in_schema=False)
+    static = create_static_files_router(
+        path="/", directories=[WEB_DIR], html_mode=True, name="web", cache_control=ASSETS_CACHE, include_in_schema=False
+    )
     return [static, BoardController]

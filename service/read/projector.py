@@ -13,15 +13,12 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from redis.asyncio import Redis
-from redis.exceptions import RedisError, ResponseError
-
 from projections import GameFold
 from service.store.connection import TIMEOUT_S, connect
+from service.store.errors import RedisError
 from service.store.streams import EventStore
 
 from .models import (
-    GROUP,
     PROJECTIONS,
     Catalog,
     event_decoder,
@@ -33,33 +30,6 @@ from .models import (
 from .rebuild import ensure_current
 
 log = logging.getLogger("pantheon.projector")
-
-# KEYS: a feed partition, the sorted set of the consumers alive on it (member: name, score: the
-#       Redis time in ms until which it says it is alive). ARGV: group, dead_after_ms, this
-#       consumer's name.
-# Says this consumer is alive for dead_after_ms more, forgets those whose time has passed, and
-# removes from the group every consumer that is not alive, was given no entry for dead_after_ms
-# and holds no pending entry; the names removed. One step, so an entry delivered meanwhile is
-# never dropped with its consumer.
-_SWEEP = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local dead_after = tonumber(ARGV[2])
-redis.call('ZADD', KEYS[2], now + dead_after, ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
-local removed = {}
-local consumers = redis.pcall('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])
-if consumers['err'] then return removed end
-for _, c in ipairs(consumers) do
-  local info = {}
-  for i = 1, #c, 2 do info[c[i]] = c[i + 1] end
-  if info['pending'] == 0 and info['idle'] >= dead_after and not redis.call('ZSCORE', KEYS[2], info['name']) then
-    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], info['name'])
-    removed[#removed + 1] = info['name']
-  end
-end
-return removed
-"""
 
 
 @dataclass
@@ -122,7 +92,6 @@ class Projector:
     A game that cannot be projected (a bug, a bad event) leaves its entries pending; this
     projector tries it again after a pause that doubles from `retry_s` to `retry_max_s`."""
 
-    redis: Redis
     store: EventStore
     consumer: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}")
     batch: int = 64
@@ -139,20 +108,21 @@ class Projector:
     _failing: dict = field(default_factory=dict)  # game -> (monotonic time it may be tried again, pause)
 
     def __post_init__(self) -> None:
-        check_options(batch=self.batch, block_ms=self.block_ms, claim_idle_ms=self.claim_idle_ms,
-                      dead_after_ms=self.dead_after_ms)
-        self._sweep = self.redis.register_script(_SWEEP)
+        check_options(
+            batch=self.batch, block_ms=self.block_ms, claim_idle_ms=self.claim_idle_ms, dead_after_ms=self.dead_after_ms
+        )
+        self.feeds = self.store.feeds
 
     async def setup(self) -> list[str]:
         """Join the consumer group on every partition; rebuild projections whose version changed."""
-        for feed in self.store.feed_keys():
-            await self._join(feed)
-        return await ensure_current(self.redis, self.store, self.catalog)
+        for feed in self.feeds.keys():  # noqa: SIM118 - Feeds is no dict
+            await self.feeds.join(feed)
+        return await ensure_current(self.store, self.catalog)
 
     async def run(self, stop: asyncio.Event) -> None:
         """Consume every partition until `stop` is set (within about `block_ms`), then leave the group."""
         await self.setup()
-        await asyncio.gather(*(self._consume(feed, stop) for feed in self.store.feed_keys()))
+        await asyncio.gather(*(self._consume(feed, stop) for feed in self.feeds.keys()))  # noqa: SIM118 - Feeds is no dict
         await self._leave()
 
     async def drain(self) -> int:
@@ -160,7 +130,7 @@ class Projector:
         start = self.stats.entries
         while True:
             acked = self.stats.entries
-            handled = sum([await self.step(feed, claim=True) for feed in self.store.feed_keys()])
+            handled = sum([await self.step(feed, claim=True) for feed in self.feeds.keys()])  # noqa: SIM118 - Feeds is no dict
             if not handled or self.stats.entries == acked:  # nothing left, or only failing games
                 return self.stats.entries - start
 
@@ -169,32 +139,23 @@ class Projector:
         else new ones; the count of entries taken."""
         entries = await self._claim(feed) if claim else []
         if not entries:
-            reply = await self.redis.xreadgroup(GROUP, self.consumer, {feed: ">"}, count=self.batch, block=block_ms)
-            entries = reply[0][1] if reply else []
+            entries = await self.feeds.read_new(feed, self.consumer, self.batch, block_ms)
         await self._handle(feed, entries)
         return len(entries)
 
     async def trim(self, feed: str) -> int:
         """Drop the feed's entries that every consumer group has read and acknowledged (the feed
         would otherwise keep every append forever); the count dropped. Nothing without a group."""
-        groups = await self.redis.xinfo_groups(feed)
-        if not groups:
-            return 0
-        keep_from = None
-        for group in groups:
-            pending = await self.redis.xpending(feed, group["name"])
-            first = pending["min"] if pending["pending"] else _next_id(group["last-delivered-id"])
-            keep_from = first if keep_from is None else min(keep_from, first, key=_id_key)
-        return await self.redis.xtrim(feed, minid=keep_from)
+        return await self.feeds.trim(feed)
 
     async def remove_dead(self, feed: str) -> list[str]:
         """Say on the partition that this consumer is alive for `dead_after_ms` more; remove from
         its group the consumers no longer alive that were given no entry for `dead_after_ms` and
         hold no pending entries (all in one step). The names removed."""
-        names = await self._sweep(keys=[feed, alive_key(feed)], args=[GROUP, self.dead_after_ms, self.consumer])
+        names = await self.feeds.remove_dead(feed, self.consumer, self.dead_after_ms)
         for name in names:
-            log.info("removed dead consumer %s from the group on %s", name.decode(), feed)
-        return [name.decode() for name in names]
+            log.info("removed dead consumer %s from the group on %s", name, feed)
+        return names
 
     # --- consuming ----------------------------------------------------------------------------
     async def _consume(self, feed: str, stop: asyncio.Event) -> None:
@@ -220,37 +181,24 @@ class Projector:
             except RedisError as error:  # Redis away or restarted: retry later
                 log.warning("projector step on %s failed: %r", feed, error)
                 if "NOGROUP" in str(error):
-                    await self._join(feed)
+                    await self.feeds.join(feed)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
 
-    async def _join(self, feed: str) -> None:
-        try:
-            await self.redis.xgroup_create(feed, GROUP, id="0", mkstream=True)
-        except ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
-
     async def _leave(self) -> None:
-        """Remove this consumer from the group where it holds nothing (deleting a consumer drops
-        its pending entries, so one that still holds some stays for another to claim them)."""
-        for feed in self.store.feed_keys():
-            held = await self.redis.xpending_range(feed, GROUP, "-", "+", 1, consumername=self.consumer)
-            if not held:
-                await self.redis.xgroup_delconsumer(feed, GROUP, self.consumer)
-            await self.redis.zrem(alive_key(feed), self.consumer)  # not alive: peers remove it once it holds nothing
+        """Remove this consumer from the group where it holds nothing (its pending entries stay
+        for another to claim them)."""
+        await self.feeds.leave(self.consumer)
 
     async def _claim(self, feed: str) -> list:
-        reply = await self.redis.xautoclaim(feed, GROUP, self.consumer, self.claim_idle_ms, "0-0", count=self.batch)
-        entries = [(entry_id, fields) for entry_id, fields in reply[1] if entry_id is not None]
+        entries = await self.feeds.claim_idle(feed, self.consumer, self.claim_idle_ms, self.batch)
         self.stats.claimed += len(entries)
         return entries
 
     async def _renew(self, feed: str, ids: list[bytes]) -> None:
         """Reset the idle time of entries this consumer still works on (XCLAIM to itself with
         JUSTID, which leaves their delivery count alone), so that no peer claims them meanwhile."""
-        renewed = await self.redis.xclaim(feed, GROUP, self.consumer, 0, ids, justid=True)
-        self.stats.renewed += len(renewed)
+        self.stats.renewed += await self.feeds.renew(feed, self.consumer, ids)
 
     async def _handle(self, feed: str, entries: list) -> None:
         """Project every game named in the batch; a game that fails leaves its entries pending (and
@@ -266,7 +214,7 @@ class Projector:
             ids, to = games.get(fields[b"game"].decode(), ([], 0))
             games[fields[b"game"].decode()] = (ids + [entry_id], max(to, int(fields[b"to"])))
         if orphans:
-            await self.redis.xack(feed, GROUP, *orphans)
+            await self.feeds.ack(feed, orphans)
             self.stats.entries += len(orphans)
         batch = list(games.items())
         for n, (game, (ids, to)) in enumerate(batch):
@@ -283,8 +231,9 @@ class Projector:
                 self.stats.failures += 1
                 pause = min(self._failing.get(game, (0.0, self.retry_s / 2))[1] * 2, self.retry_max_s)
                 self._failing[game] = (time.monotonic() + pause, pause)
-                log.exception("projecting game %s failed; its feed entries stay pending, tried again in %.0f s",
-                              game, pause)
+                log.exception(
+                    "projecting game %s failed; its feed entries stay pending, tried again in %.0f s", game, pause
+                )
             else:
                 self.stats.entries += len(ids)
                 if self._failing:
@@ -296,7 +245,7 @@ class Projector:
         if envelopes is None:  # not cached, or its fold holds an event the log lost
             cached = await self._cold(game, to)
             if cached is None:  # already projected (a redelivery), or the game is gone
-                await self.redis.xack(feed, GROUP, *ids)
+                await self.feeds.ack(feed, ids)
                 return
             envelopes = await read_envelopes(self.store, game, 0)
         decoder = event_decoder(cached.kind)
@@ -306,16 +255,19 @@ class Projector:
             self.stats.folded += 1
         if cached.fold.version > cached.written or cached.lost:
             kept: list[int] = []
-            written = await write_views(self.redis, self.store, game, cached.fold, ack=ids, last_hash=cached.hash,
-                                        lost=cached.lost, kept=kept)
+            written = await write_views(
+                self.store, game, cached.fold, ack=ids, last_hash=cached.hash, lost=cached.lost, kept=kept
+            )
             if kept[0] and (lost := await lost_models(self.store, game, cached.fold.projections)):
                 # a peer projected an event the log has lost since (a model ahead, or another hash)
-                log.warning("game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost))
-                written += await write_views(self.redis, self.store, game, cached.fold, last_hash=cached.hash, lost=lost)
+                log.warning(
+                    "game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost)
+                )
+                written += await write_views(self.store, game, cached.fold, last_hash=cached.hash, lost=lost)
             self.stats.writes += written
             cached.written, cached.lost = cached.fold.version, {}
         else:
-            await self.redis.xack(feed, GROUP, *ids)
+            await self.feeds.ack(feed, ids)
         self._cache[game] = cached  # only a fold that went through whole goes back in the cache
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -329,24 +281,29 @@ class Projector:
             return envelopes
         if not envelopes or envelopes[0].version != version or envelopes[0].hash != cached.hash:
             self.stats.diverged += 1
-            log.warning("game %s: the log no longer holds event %d as projected (a failover lost it); "
-                        "its read models are rebuilt from the log", game, version)
+            log.warning(
+                "game %s: the log no longer holds event %d as projected (a failover lost it); "
+                "its read models are rebuilt from the log",
+                game,
+                version,
+            )
             return None
         return envelopes[1:]
 
     async def _cold(self, game: str, to: int) -> _Cached | None:
         """A fresh fold for a game not in the cache, or None when its read models reach `to`
         already and hold only events the log holds."""
-        kind = await self.redis.hget(self.store.keys(game).meta, "kind")
-        projections = self.catalog.get(kind.decode()) if kind else None
+        kind = await self.store.records.kind_in_redis(game)
+        projections = self.catalog.get(kind) if kind else None
         if not projections:
             return None
         lost = await lost_models(self.store, game, projections)
-        if not lost and await stored_versions(self.redis, self.store, game, projections) >= to:
+        if not lost and await stored_versions(self.store, game, projections) >= to:
             return None
         if lost:
             log.warning("game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost))
-        return _Cached(GameFold(projections), kind.decode(), lost=lost)
+        assert kind is not None  # projections were found for it
+        return _Cached(GameFold(projections), kind, lost=lost)
 
 
 def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_ms: int) -> None:
@@ -356,49 +313,58 @@ def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_m
     least 4 times that wait, or a live consumer could be removed as dead (harmlessly: it holds
     nothing then, and its next entry brings it back; but it should not happen)."""
     if batch < 1 or block_ms < 1 or claim_idle_ms < 0:
-        raise ValueError(f"batch={batch} and block_ms={block_ms} must be positive, claim_idle_ms={claim_idle_ms} "
-                         "not negative")
+        raise ValueError(
+            f"batch={batch} and block_ms={block_ms} must be positive, claim_idle_ms={claim_idle_ms} not negative"
+        )
     poll_ms = min(block_ms, max(1, claim_idle_ms // 4))
     if dead_after_ms < 4 * poll_ms:
-        raise ValueError(f"dead_after_ms={dead_after_ms} is under 4 times the longest wait between two reads "
-                         f"({poll_ms} ms): live consumers would look dead")
+        raise ValueError(
+            f"dead_after_ms={dead_after_ms} is under 4 times the longest wait between two reads "
+            f"({poll_ms} ms): live consumers would look dead"
+        )
 
 
-def alive_key(feed: str) -> str:
-    """The sorted set of the consumers alive on a feed partition (score: until when, Redis time in
-    ms); it shares the feed's hash tag, so the sweep is one Lua step on Redis Cluster too."""
-    return feed.removesuffix(":feed") + ":projectors"
-
-
-def _id_key(entry_id: bytes | str) -> tuple[int, int]:
-    ms, _, seq = (entry_id.decode() if isinstance(entry_id, bytes) else entry_id).partition("-")
-    return int(ms), int(seq or 0)
-
-
-def _next_id(entry_id: bytes | str) -> str:
-    """The smallest stream id after `entry_id`."""
-    ms, seq = _id_key(entry_id)
-    return f"{ms}-{seq + 1}"
-
-
-async def run_projector(redis_url: str, prefix: str, partitions: int, stop: asyncio.Event, **options) -> Stats:
-    """Run one projector against `redis_url` until `stop` is set; its statistics."""
+async def run_projector(
+    redis_url: str,
+    prefix: str,
+    partitions: int,
+    stop: asyncio.Event,
+    *,
+    redis_timeout_s: float = TIMEOUT_S,
+    redis_detect_s: float | None = None,
+    **options,
+) -> Stats:
+    """Run one projector against `redis_url` until `stop` is set; its statistics. `redis_timeout_s`:
+    PANTHEON_REDIS_TIMEOUT_S, over which a command may take `block_ms` more; `redis_detect_s`:
+    PANTHEON_REDIS_DETECT_S (None: its default)."""
     # a read blocks up to block_ms by design; a command unanswered well past that means a dead
     # connection (a vanished host sends no reset): fail it, and the step is retried on a new one
     block_ms = options.get("block_ms", Projector.block_ms)
-    redis = connect(redis_url, timeout_s=TIMEOUT_S + block_ms / 1000)
+    client = connect(redis_url, timeout_s=redis_timeout_s + block_ms / 1000, detect_s=redis_detect_s)
+    store = EventStore(client, prefix=prefix, partitions=partitions)
     try:
-        projector = Projector(redis, EventStore(redis, prefix=prefix, partitions=partitions), **options)
+        projector = Projector(store, **options)
         await projector.run(stop)
         return projector.stats
     finally:
-        await redis.aclose()
+        await store.aclose()
 
 
-def serve_projector(redis_url: str | None, prefix: str, partitions: int, **options) -> Stats:
+def serve_projector(
+    redis_url: str | None,
+    prefix: str,
+    partitions: int,
+    *,
+    redis_timeout_s: float = TIMEOUT_S,
+    redis_detect_s: float | None = None,
+    **options,
+) -> Stats:
     """The `pantheon projector` process: consume until SIGTERM or SIGINT, then finish the batch."""
-    checked = {f.name: options.get(f.name, f.default) for f in dataclasses.fields(Projector)
-               if f.name in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms")}
+    checked = {
+        f.name: options.get(f.name, f.default)
+        for f in dataclasses.fields(Projector)
+        if f.name in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms")
+    }
     try:
         check_options(**checked)
     except ValueError as error:
@@ -412,6 +378,14 @@ def serve_projector(redis_url: str | None, prefix: str, partitions: int, **optio
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        return await run_projector(redis_url, prefix, partitions, stop, **options)
+        return await run_projector(
+            redis_url,
+            prefix,
+            partitions,
+            stop,
+            redis_timeout_s=redis_timeout_s,
+            redis_detect_s=redis_detect_s,
+            **options,
+        )
 
     return asyncio.run(main())

@@ -10,10 +10,8 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from redis.asyncio import Redis
-from redis.exceptions import RedisError
-
-from service.store.connection import connect
+from service.store.connection import TIMEOUT_S, connect
+from service.store.errors import RedisError
 from service.store.streams import EventStore
 
 from .models import (
@@ -23,7 +21,6 @@ from .models import (
     Catalog,
     fold_with_hash,
     lost_models,
-    versions_key,
     write_views,
 )
 
@@ -33,16 +30,18 @@ Progress = Callable[[int, int, int], None]  # games done, games in all, events f
 
 async def game_ids(store: EventStore) -> list[str]:
     """Every game in the store (a SCAN of the meta keys; RedisCluster's scan visits every node)."""
-    head = f"{{{store.prefix}:p"  # store.tag(p) is "{prefix:p<p>}"
-    ids = []
-    async for key in store.redis.scan_iter(match=f"{head}*}}:game:*:meta", count=1000):
-        key = key.decode()
-        ids.append(key[key.index("}:game:") + len("}:game:"):-len(":meta")])
-    return sorted(set(ids))
+    return await store.records.game_ids()
 
 
-async def rebuild(redis: Redis, store: EventStore, *, names: Iterable[str] | None = None, mode: int = SAME_OR_NEWER,
-                  concurrency: int = 16, catalog: Catalog = PROJECTIONS, progress: Progress | None = None) -> dict:
+async def rebuild(
+    store: EventStore,
+    *,
+    names: Iterable[str] | None = None,
+    mode: int = SAME_OR_NEWER,
+    concurrency: int = 16,
+    catalog: Catalog = PROJECTIONS,
+    progress: Progress | None = None,
+) -> dict:
     """Fold every game's stream and store its read models (those named, or all); the totals."""
     wanted = None if names is None else set(names)
     games = await game_ids(store)
@@ -52,13 +51,13 @@ async def rebuild(redis: Redis, store: EventStore, *, names: Iterable[str] | Non
     async def one(game: str) -> None:
         nonlocal done, events
         async with gate:
-            kind = await redis.hget(store.keys(game).meta, "kind")
-            chosen = [p for p in catalog.get(kind.decode() if kind else "", ()) if wanted is None or p.name in wanted]
+            kind = await store.records.kind_in_redis(game)
+            chosen = [p for p in catalog.get(kind or "", ()) if wanted is None or p.name in wanted]
             try:
                 if chosen:
-                    fold, last_hash = await fold_with_hash(store, game, chosen, kind.decode())
+                    fold, last_hash = await fold_with_hash(store, game, chosen, kind or "")
                     lost = await lost_models(store, game, chosen)  # ahead of the log, or on a lost event
-                    await write_views(redis, store, game, fold, mode=mode, last_hash=last_hash, lost=lost)
+                    await write_views(store, game, fold, mode=mode, last_hash=last_hash, lost=lost)
                     events += fold.version
             except RedisError:
                 raise
@@ -71,53 +70,65 @@ async def rebuild(redis: Redis, store: EventStore, *, names: Iterable[str] | Non
 
     await asyncio.gather(*(one(g) for g in games))
     seconds = time.perf_counter() - start
-    return {"games": len(games), "events": events, "failed": failed, "seconds": round(seconds, 3),
-            "events_per_s": round(events / seconds, 1) if seconds else 0.0,
-            "projections": sorted(wanted if wanted is not None else code_versions(catalog))}
+    return {
+        "games": len(games),
+        "events": events,
+        "failed": failed,
+        "seconds": round(seconds, 3),
+        "events_per_s": round(events / seconds, 1) if seconds else 0.0,
+        "projections": sorted(wanted if wanted is not None else code_versions(catalog)),
+    }
 
 
 # --- projection versions -------------------------------------------------------------------
+
 
 def code_versions(catalog: Catalog) -> dict[str, int]:
     return {p.name: p.version for ps in catalog.values() for p in ps}
 
 
-async def stale_projections(redis: Redis, prefix: str, catalog: Catalog = PROJECTIONS) -> list[str]:
+async def stale_projections(store: EventStore, catalog: Catalog = PROJECTIONS) -> list[str]:
     """Projections whose stored models were built by an older version (or never)."""
-    recorded = {k.decode(): int(v) for k, v in (await redis.hgetall(versions_key(prefix))).items()}
+    recorded = await store.models.recorded_versions()
     stale = []
     for name, version in sorted(code_versions(catalog).items()):
         if recorded.get(name, 0) > version:
-            log.warning("read models %r were built by version %d, newer than this code's %d; they are left "
-                        "alone (`pantheon projections rebuild` replaces them)", name, recorded[name], version)
+            log.warning(
+                "read models %r were built by version %d, newer than this code's %d; they are left "
+                "alone (`pantheon projections rebuild` replaces them)",
+                name,
+                recorded[name],
+                version,
+            )
         elif recorded.get(name, 0) < version:
             stale.append(name)
     return stale
 
 
-async def record_versions(redis: Redis, prefix: str, names: Iterable[str], catalog: Catalog = PROJECTIONS) -> None:
+async def record_versions(store: EventStore, names: Iterable[str], catalog: Catalog = PROJECTIONS) -> None:
     versions = code_versions(catalog)
-    mapping = {n: versions[n] for n in names}
-    if mapping:
-        await redis.hset(versions_key(prefix), mapping=mapping)
+    await store.models.record_versions({n: versions[n] for n in names})
 
 
-async def ensure_current(redis: Redis, store: EventStore, catalog: Catalog = PROJECTIONS,
-                         progress: Progress | None = None, lock_ms: int = 600_000) -> list[str]:
+async def ensure_current(
+    store: EventStore,
+    catalog: Catalog = PROJECTIONS,
+    progress: Progress | None = None,
+    lock_ms: int = 600_000,
+) -> list[str]:
     """Rebuild the projections whose version changed, once across every projector starting
     together (the others wait for it); the names rebuilt by this process."""
-    lock, token = f"{store.prefix}:projections:rebuild-lock", uuid.uuid4().hex
-    while stale := await stale_projections(redis, store.prefix, catalog):
-        if not await redis.set(lock, token, nx=True, px=lock_ms):
+    token = uuid.uuid4().hex
+    while stale := await stale_projections(store, catalog):
+        if not await store.models.lock_rebuild(token, lock_ms):
             await asyncio.sleep(0.2)
             continue
         try:
             log.info("rebuilding read models %s: their projection version changed", stale)
-            await rebuild(redis, store, names=stale, catalog=catalog, progress=progress)
-            await record_versions(redis, store.prefix, stale, catalog)
+            await rebuild(store, names=stale, catalog=catalog, progress=progress)
+            await record_versions(store, stale, catalog)
         finally:
-            if await redis.get(lock) == token.encode():
-                await redis.delete(lock)
+            await store.models.unlock_rebuild(token)
         return stale
     return []
 
@@ -142,25 +153,34 @@ class ProgressBar:
         self.out.flush()
 
 
-def run_rebuild(redis_url: str | None, prefix: str, partitions: int, *, concurrency: int = 16,
-                names: list[str] | None = None, out: TextIO = sys.stderr) -> dict:
+def run_rebuild(
+    redis_url: str | None,
+    prefix: str,
+    partitions: int,
+    *,
+    concurrency: int = 16,
+    names: list[str] | None = None,
+    out: TextIO = sys.stderr,
+    redis_timeout_s: float = TIMEOUT_S,
+    redis_detect_s: float | None = None,
+) -> dict:
     """The `pantheon projections rebuild` command: rebuild (replacing models of any projection
     version), record the versions, and return the totals."""
     if not redis_url:
         raise SystemExit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to rebuild its read models.")
     if unknown := set(names or ()) - set(code_versions(PROJECTIONS)):
-        raise SystemExit(f"There is no projection {', '.join(sorted(unknown))}; "
-                         f"try {', '.join(sorted(code_versions(PROJECTIONS)))}.")
+        raise SystemExit(
+            f"There is no projection {', '.join(sorted(unknown))}; try {', '.join(sorted(code_versions(PROJECTIONS)))}."
+        )
 
     async def main() -> dict:
-        redis = connect(redis_url)
+        client = connect(redis_url, timeout_s=redis_timeout_s, detect_s=redis_detect_s)
+        store = EventStore(client, prefix=prefix, partitions=partitions)
         try:
-            store = EventStore(redis, prefix=prefix, partitions=partitions)
-            totals = await rebuild(redis, store, names=names, mode=FORCE, concurrency=concurrency,
-                                   progress=ProgressBar(out))
-            await record_versions(redis, prefix, totals["projections"])
+            totals = await rebuild(store, names=names, mode=FORCE, concurrency=concurrency, progress=ProgressBar(out))
+            await record_versions(store, totals["projections"])
             return totals
         finally:
-            await redis.aclose()
+            await store.aclose()
 
     return asyncio.run(main())

@@ -28,19 +28,21 @@ from contextlib import asynccontextmanager
 import redis
 from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 from redis.asyncio.cluster import ClusterPipeline
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.retry import Retry as SyncRetry
 
-from service.config import value
+from service.config import default
 
 log = logging.getLogger(__name__)
 
-TIMEOUT_S: float = value("redis_timeout_s")  # PANTHEON_REDIS_TIMEOUT_S, read once at import
-POOL_SIZE: int = value("redis_pool")  # PANTHEON_REDIS_POOL
+# the defaults of PANTHEON_REDIS_TIMEOUT_S, PANTHEON_REDIS_POOL and PANTHEON_REDIS_DETECT_S: each
+# role passes its own settings' values
+TIMEOUT_S: float = default("redis_timeout_s")
+POOL_SIZE: int = default("redis_pool")
 RETRIES = 2
-DETECT_S: float = value("redis_detect_s")  # PANTHEON_REDIS_DETECT_S
+DETECT_S: float = default("redis_detect_s")
 DETECT_BACKOFF_S = (0.1, 0.2, 0.5, 1.0, 2.0)  # between two questions to a node that does not answer
 
 
@@ -60,6 +62,7 @@ class BoundedCluster(RedisCluster):
     def __init__(self, *args, bound: int, wait_s: float, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._turns, self._wait_s = asyncio.Semaphore(bound), wait_s
+        self.timeout_s, self.pool_size = wait_s, bound  # what a client of one of its nodes gets too
 
     @asynccontextmanager
     async def turn(self):
@@ -78,10 +81,12 @@ class BoundedCluster(RedisCluster):
 
     def pipeline(self, transaction=None, shard_hint=None) -> ClusterPipeline:
         super().pipeline(transaction, shard_hint)  # its checks
-        return _BoundedPipeline(self, transaction)
+        return _BoundedPipeline(self, transaction)  # type: ignore[abstract]  # as redis-py makes its ClusterPipeline
 
 
 class _BoundedPipeline(ClusterPipeline):
+    cluster_client: BoundedCluster  # made by BoundedCluster.pipeline only
+
     async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True):
         async with self.cluster_client.turn(), _closed_under_it():
             return await super().execute(raise_on_error, allow_redirections)
@@ -102,13 +107,19 @@ async def _closed_under_it():
 
 def connection_options(timeout_s: float = TIMEOUT_S) -> dict:
     """The options of such a client (for libraries that make their own)."""
-    return {"socket_timeout": timeout_s, "socket_connect_timeout": min(timeout_s, 2.0),
-            "retry": Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.2), RETRIES)}
+    return {
+        "socket_timeout": timeout_s,
+        "socket_connect_timeout": min(timeout_s, 2.0),
+        "retry": Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.2), RETRIES),
+    }
 
 
 def _sync_options(timeout_s: float) -> dict:
-    return {"socket_timeout": timeout_s, "socket_connect_timeout": min(timeout_s, 2.0),
-            "retry": SyncRetry(ExponentialWithJitterBackoff(base=0.01, cap=0.2), RETRIES)}
+    return {
+        "socket_timeout": timeout_s,
+        "socket_connect_timeout": min(timeout_s, 2.0),
+        "retry": SyncRetry(ExponentialWithJitterBackoff(base=0.01, cap=0.2), RETRIES),
+    }
 
 
 _KNOWN: dict[str, bool] = {}  # url -> whether it is a cluster, once a node has said so (or a caller assumed it)
@@ -135,8 +146,10 @@ def is_cluster(url: str, wait_s: float | None = None) -> bool:
             pause = DETECT_BACKOFF_S[min(attempt, len(DETECT_BACKOFF_S) - 1)]
             where = redis.connection.parse_url(url).get("host", url)
             if time.monotonic() + pause > deadline:
-                raise ClusterUnknown(f"{where} did not answer whether it is a Redis Cluster ({error!r}); "
-                                     "is Redis up? (PANTHEON_REDIS_DETECT_S: how long to keep asking)") from error
+                raise ClusterUnknown(
+                    f"{where} did not answer whether it is a Redis Cluster ({error!r}); "
+                    "is Redis up? (PANTHEON_REDIS_DETECT_S: how long to keep asking)"
+                ) from error
             if attempt == 0:
                 log.warning("could not ask %s whether it is a Redis Cluster (%r); asking again", where, error)
             attempt += 1
@@ -160,46 +173,61 @@ def queue_url(redis_url: str, queue: str | None, detect_s: float | None = None) 
     if queue:
         return queue
     if is_cluster(redis_url, detect_s):
-        raise ClusterWithoutQueue("REDIS_URL names a Redis Cluster, which RQ (the AI turns' queue) does not "
-                                  "support: set PANTHEON_QUEUE_URL to a plain Redis for the queue")
+        raise ClusterWithoutQueue(
+            "REDIS_URL names a Redis Cluster, which RQ (the AI turns' queue) does not "
+            "support: set PANTHEON_QUEUE_URL to a plain Redis for the queue"
+        )
     return redis_url
 
 
-def connect(url: str, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE,
-            detect_s: float | None = None) -> Redis | RedisCluster:
+def connect(
+    url: str, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE, detect_s: float | None = None
+) -> Redis | RedisCluster:
     """An asyncio Redis client for `url` whose commands fail after `timeout_s` without an answer, and
     that waits up to `timeout_s` for one of its `pool_size` connections (on a cluster: `pool_size`
     per node); `detect_s`: how long to ask whether it is a cluster (see `is_cluster`)."""
     if is_cluster(url, detect_s):  # a node's pool has room for every turn (a command waits for a turn instead)
-        return BoundedCluster.from_url(url, max_connections=pool_size + 8, bound=pool_size, wait_s=timeout_s,
-                                       **connection_options(timeout_s))
-    pool = BlockingConnectionPool.from_url(url, max_connections=pool_size, timeout=timeout_s,
-                                           **connection_options(timeout_s))
+        return BoundedCluster.from_url(
+            url, max_connections=pool_size + 8, bound=pool_size, wait_s=timeout_s, **connection_options(timeout_s)
+        )
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=pool_size, timeout=timeout_s, **connection_options(timeout_s)
+    )
     return Redis.from_pool(pool)
 
 
 def connect_node(host: str, port: int, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE) -> Redis:
     """A plain asyncio client of one node of a Redis Cluster (its own bounded pool), for what must
     run on one connection of that node: an append followed by its WAIT."""
-    pool = BlockingConnectionPool(host=host, port=port, max_connections=pool_size, timeout=timeout_s,
-                                  **connection_options(timeout_s))
+    pool = BlockingConnectionPool(
+        host=host, port=port, max_connections=pool_size, timeout=timeout_s, **connection_options(timeout_s)
+    )
     return Redis.from_pool(pool)
 
 
-def connect_one(url: str, *, timeout_s: float = TIMEOUT_S, detect_s: float | None = None) -> Redis | RedisCluster:
+def connect_one(
+    url: str, *, timeout_s: float = TIMEOUT_S, detect_s: float | None = None, partitions: int = default("partitions")
+) -> Redis | RedisCluster:
     """A client with one connection of its own, for a loop that blocks on Redis (XREAD) and must
     neither wait for nor hold a connection of the shared pool (on a cluster: a client of its own,
     with a connection per hash slot it reads at once, one per feed partition at most)."""
     if is_cluster(url, detect_s):
-        return RedisCluster.from_url(url, max_connections=value("partitions"), **connection_options(timeout_s))
+        return RedisCluster.from_url(url, max_connections=partitions, **connection_options(timeout_s))
     return Redis.from_url(url, single_connection_client=True, **connection_options(timeout_s))
 
 
-def connect_sync(url: str, *, timeout_s: float = TIMEOUT_S, detect_s: float | None = None, plain: bool = False,
-                 **options) -> redis.Redis | redis.RedisCluster:
+def connect_sync(
+    url: str, *, timeout_s: float = TIMEOUT_S, detect_s: float | None = None, plain: bool = False, **options
+) -> redis.Redis | redis.RedisCluster:
     """A synchronous client for `url` (a RedisCluster on a cluster), with the same timeouts;
     `options` override them. `plain`: a single Redis by contract (the queue), not asked."""
     options = {**_sync_options(timeout_s), **options}
     if not plain and is_cluster(url, detect_s):
         return redis.RedisCluster.from_url(url, **options)
     return redis.Redis.from_url(url, **options)
+
+
+def queue_connection(url: str, *, timeout_s: float) -> redis.Redis:
+    """The synchronous client an RQ worker blocks on the queue with (`url`: the queue's plain Redis):
+    its reads wait up to `timeout_s` and its connects 2 s (redis-py's defaults otherwise, as RQ expects)."""
+    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=timeout_s)

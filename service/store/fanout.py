@@ -10,6 +10,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
+from typing import Any, cast
 
 from redis.asyncio import Redis, RedisCluster
 from redis.crc import key_slot
@@ -64,7 +65,7 @@ class Channel:
         first = self.version - len(self.tail) + 1
         if after < first - 1:
             return None
-        return Batch(self.tail[max(0, after + 1 - first):], self.version, self.finished, self.revealed)
+        return Batch(self.tail[max(0, after + 1 - first) :], self.version, self.finished, self.revealed)
 
     async def wait(self, after: int, timeout_s: float, resets: int = 0) -> bool:
         """Until the game has moved past `after` or been reset since `resets` (True), or for
@@ -116,7 +117,7 @@ class Fanout:
     `redis` is its own connection (it blocks in XREAD); the shared pool of `store` serves the
     listeners' catch-up reads and the game status."""
 
-    def __init__(self, store: EventStore, redis: Redis) -> None:
+    def __init__(self, store: EventStore, redis: Redis | RedisCluster) -> None:
         self.store, self.redis = store, redis
         self.channels: dict[str, Channel] = {}
         self.listeners = 0
@@ -152,27 +153,32 @@ class Fanout:
         `channel` if nobody has yet."""
         seeding = channel is not None and channel.version is None and not channel.seeding
         if seeding:  # one listener at a time seeds (with a little more than it needs), the others just read
+            assert channel is not None  # seeding implies a channel (for mypy)
             channel.seeding = True
         try:
             version, finished, head_hash = await self._status(game)
             start = min(after, max(0, version - SEED_BACK)) if seeding else after
             envelopes = await self.store.read(game, start, version) if start < version else []
-            revealed = finished and await self.store.revealed(game)
+            revealed = finished and await self.store.records.revealed(game)
         except BaseException:
             if seeding:  # the listeners waiting for this seed read (and seed) themselves
+                assert channel is not None
                 channel.seeding = False
                 channel._wake()
             raise
         if seeding:
+            assert channel is not None
             channel.seeding = False
             channel.seed(Batch(envelopes, version, finished, revealed), head_hash)
             self._joined.set()
-        return Batch(envelopes[max(0, after - start):], version, finished, revealed)
+        return Batch(envelopes[max(0, after - start) :], version, finished, revealed)
 
     async def _status(self, game: str) -> tuple[int, bool, str]:
         # version, end and last hash are set in the append's one atomic step: read together, they agree
-        version, finished, last = await self.store.redis.hmget(self.store.keys(game).meta, "version", "finished",
-                                                                "hash")
+        version, finished, last = cast(
+            "list[bytes | None]",
+            await self.store.redis.hmget(self.store.keys(game).meta, "version", "finished", "hash"),
+        )
         if version is None and (cold := await self.store.archived(game)):
             # archived: it takes no more events, streams end
             return int(cold.meta.get("version") or 0), True, (cold.meta.get("hash") or b"").decode()
@@ -208,8 +214,11 @@ class Fanout:
             await self._joined.wait()
             return
         moved: dict[Channel, list[Envelope]] = {}
-        reads = [self.redis.xread(streams, count=COUNT, block=BLOCK_MS)
-                 for streams in self._slots({key: f"{c.version}-1" for key, c in followed.items()})]
+        reads = [
+            # redis-py's parameter is a dict of unions (invariant); RESP2's answer: [[key, entries], ...]
+            cast("Any", self.redis.xread(cast("dict[Any, Any]", streams), count=COUNT, block=BLOCK_MS))
+            for streams in self._slots({key: f"{c.version}-1" for key, c in followed.items()})
+        ]
         for reply in await asyncio.gather(*reads):  # on a cluster, one XREAD per hash slot, side by side
             for key, entries in reply or []:
                 moved[followed[key.decode()]] = [UNPACK_ENVELOPE.decode(fields[b"e"]) for _, fields in entries]
@@ -233,12 +242,13 @@ class Fanout:
                 pipe.hmget(self.store.keys(channel.game).meta, "version", "finished")
             heads = await pipe.execute()
         for (channel, envelopes), (version, finished) in zip(moved.items(), heads):
+            assert channel.version is not None  # it was followed: seeded
             if envelopes[0].version != channel.version + 1 or envelopes[0].prev_hash != channel.hash:
                 await self._diverged(channel)  # they do not follow what was published: a failover lost it
                 continue
             # ended only once the last of its envelopes is here (a long burst comes in several reads)
             ended = finished is not None and int(version) == envelopes[-1].version
-            channel.publish(envelopes, ended, ended and await self.store.revealed(channel.game))
+            channel.publish(envelopes, ended, ended and await self.store.records.revealed(channel.game))
 
     async def _check_heads(self) -> None:
         """Reset the channels whose game's log now ends before what they published, or at the same
@@ -269,6 +279,12 @@ class Fanout:
                 if logged.get(envelope.version) != envelope.hash:
                     break
                 agreed = envelope.version
-        log.warning("game %s: its log no longer holds events %d..%s as streamed (a failover lost them); "
-                    "streams past %d end with a reset", channel.game, agreed + 1, channel.version, agreed)
+        log.warning(
+            "game %s: its log no longer holds events %d..%s as streamed (a failover lost them); "
+            "streams past %d end with a reset",
+            channel.game,
+            agreed + 1,
+            channel.version,
+            agreed,
+        )
         channel.reset(agreed)

@@ -5,9 +5,8 @@ metadata in one step, and list the game in the lobby; with an Idempotency-Key, a
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from domain.kernel import fold
 from service.store.codec import Envelope, wrap_batch
@@ -35,10 +34,8 @@ from .meta import (
     token_hash,
 )
 from .seats import invite_fields, seat_token_fields
+from .service import Games
 from .submit import decide
-
-if TYPE_CHECKING:
-    from .service import GameService
 
 
 @dataclass
@@ -58,9 +55,18 @@ async def admit_any() -> None:
     """Admits every new game (the HTTP layer counts them against its limits instead)."""
 
 
-async def create(games: GameService, kind: str, options: dict, seats: list[SeatSpec], *,
-                 idle_seconds: int | None = None, claim: list[int] = (), invite: list[int] = (),
-                 idempotency_key: str | None = None, admit: Admit = admit_any) -> Created:
+async def create(
+    games: Games,
+    kind: str,
+    options: dict,
+    seats: list[SeatSpec],
+    *,
+    idle_seconds: int | None = None,
+    claim: Sequence[int] = (),
+    invite: Sequence[int] = (),
+    idempotency_key: str | None = None,
+    admit: Admit = admit_any,
+) -> Created:
     """A new game of `kind` with these options and seats (their number is the number of players).
     The human seats in `claim` are the creator's at once (their tokens are in the answer); those in
     `invite` are reserved for whoever holds their invite code (in the answer). `admit` is awaited
@@ -68,6 +74,7 @@ async def create(games: GameService, kind: str, options: dict, seats: list[SeatS
 
     With an Idempotency-Key (at least 16 characters) the game is made once: a retry gets the same
     answer (see `once`)."""
+
     async def make(ids: Ids, request: str | None) -> Created:
         spec = game_of(kind)
         check_levels(kind, seats)
@@ -75,34 +82,49 @@ async def create(games: GameService, kind: str, options: dict, seats: list[SeatS
         command = spec.create_command({**options, "players": len(seats)})
         game, seed = ids.game_id(), secrets.token_bytes(32)  # the seed is never derived: it stays random
         events = decide(spec.decider, None, command, seed, game, 0)
-        meta, admin = new_meta(kind, seed, seats, admin=ids.admin(),
-                               **({"idle_seconds": idle_seconds} if idle_seconds else {}))
-        envelopes = wrap_batch(game, 0, "", events, command, seat=None, recorded_at=meta["created_at"],
-                               facts=first_facts(meta))
-        return await start(games, game, envelopes, meta, admin, tokens=ids.tokens(list(claim)),
-                           invites=ids.invites(list(invite)), request=request)
+        meta, admin = new_meta(
+            kind, seed, seats, admin=ids.admin(), **({"idle_seconds": idle_seconds} if idle_seconds else {})
+        )
+        envelopes = wrap_batch(
+            game, 0, "", events, command, seat=None, recorded_at=meta["created_at"], facts=first_facts(meta)
+        )
+        return await start(
+            games,
+            game,
+            envelopes,
+            meta,
+            admin,
+            tokens=ids.tokens(list(claim)),
+            invites=ids.invites(list(invite)),
+            request=request,
+        )
 
     if not idempotency_key:
         await admit()
         return await make(FRESH, None)
     ids = Derived.of(await games.secret.value(), "create", idempotency_key)
-    request = request_hash(create=kind, options=options, seats=seats, idle_seconds=idle_seconds,
-                           claim=list(claim), invite=list(invite))
+    request = request_hash(
+        create=kind, options=options, seats=seats, idle_seconds=idle_seconds, claim=list(claim), invite=list(invite)
+    )
     return await once(games, ids, request, admit, make)
 
 
-async def once(games: GameService, ids: Derived, request: str, admit: Admit,
-               make: Callable[[Ids, str | None], Awaitable[Created]]) -> Created:
+async def once(
+    games: Games, ids: Derived, request: str, admit: Admit, make: Callable[[Ids, str | None], Awaitable[Created]]
+) -> Created:
     """The game of a keyed request (made by `make`), made at most once per key: its id and secrets
     are derived from the key, so a retry, or a copy sent at once to another process, aims at the
     same game id, and the append at version 0 lets only one be stored; the others get its answer.
     A retry is not admitted again (the game is not counted twice), and lists the game if a crash
-    right after the append left it out of the lobby. The same key with another request: 422. Once
-    the key's record has expired (PANTHEON_IDEMPOTENCY_TTL_S), the key is a new request: a new game."""
+    right after the append left it out of the lobby (not once it is archived). The same key with
+    another request: 422. Once the key's record has expired (PANTHEON_IDEMPOTENCY_TTL_S), the key is
+    a new request: a new game (also when the key's game has moved to the archive)."""
     game = ids.game_id()
-    if (record := await games.store.prior_outcome(game, CREATED)) is not None:
+    if (record := await games.store.records.prior_outcome(game, CREATED)) is not None:
         return await _again(games, ids, request, record)
     await admit()
+    if await games.store.archived(game) is not None:  # the append would recreate it in Redis, over the archive
+        return await make(FRESH, None)
     try:
         return await make(ids, request)
     except AlreadyCreated as meanwhile:  # the append found the key's record: stored meanwhile
@@ -111,7 +133,7 @@ async def once(games: GameService, ids: Derived, request: str, admit: Admit,
         return await make(FRESH, None)
 
 
-async def _again(games: GameService, ids: Derived, request: str, record: bytes) -> Created:
+async def _again(games: Games, ids: Derived, request: str, record: bytes) -> Created:
     """The answer of a game made for a key, derived again and checked against the stored hashes."""
     prior = Remembered.decode(record)
     if prior.request != request:
@@ -120,31 +142,57 @@ async def _again(games: GameService, ids: Derived, request: str, record: bytes) 
     meta = await games.meta(game)
     if meta["admin"].decode() != token_hash(admin):  # not this key's game (the secret has changed)
         raise reused()
-    if prior.listed and "finished" not in meta:  # a crash between the append and the listing: list it now
-        await games.store.redis.zadd(games.lobby_key, {game: int(meta["created_at"])}, nx=True)
-    return Created(game=game, admin_token=admin, version=prior.version, commitment=meta["commitment"].decode(),
-                   tokens=ids.tokens(prior.tokens), invites=ids.invites(prior.invites))
+    if prior.listed and "finished" not in meta and await games.store.archived(game) is None:
+        # a crash between the append and the listing: list it now (an archived game left the lobby for good)
+        await games.store.lobby.list_if_absent(game, int(meta["created_at"]))
+    return Created(
+        game=game,
+        admin_token=admin,
+        version=prior.version,
+        commitment=meta["commitment"].decode(),
+        tokens=ids.tokens(prior.tokens),
+        invites=ids.invites(prior.invites),
+    )
 
 
-async def start(games: GameService, game: str, envelopes: list[Envelope], meta: dict, admin: str, *,
-                tokens: dict[int, str] | None = None, invites: dict[int, str] | None = None,
-                listed: bool = True, request: str | None = None) -> Created:
+async def start(
+    games: Games,
+    game: str,
+    envelopes: list[Envelope],
+    meta: dict,
+    admin: str,
+    *,
+    tokens: dict[int, str] | None = None,
+    invites: dict[int, str] | None = None,
+    listed: bool = True,
+    request: str | None = None,
+) -> Created:
     """Store a new game's first events and metadata (with the hashes of `tokens`, seats claimed at
     creation, and of `invites`, seats reserved) atomically, then list it in the lobby unless
     `listed` is false. With the `request` hash of a keyed request, its key's record is stored in
     the same step; AlreadyCreated if another request of that key stored the game first."""
     meta = {**meta, **seat_token_fields(tokens or {}), **invite_fields(invites or {})}
     decider = game_of(meta["kind"]).decider
-    awaited = decider.awaited(fold(decider, (decode_event(decider, e) for e in envelopes)))
+    state = fold(decider, (decode_event(decider, e) for e in envelopes))
+    awaited = decider.awaited(state)
+    if decider.is_terminal(state):  # a fork of an ended game at its last version: ended from the start
+        meta["finished"] = 1
     # Idempotency-Key (see `once`): the key's record goes with the append
     keyed = {} if request is None else record_args(request, len(envelopes), tokens, invites, listed)
-    appended = await games.store.append(game, 0, envelopes, meta=meta,
-                                        awaiting=None if awaited is None else awaited.seat, **keyed)
+    appended = await games.store.append(
+        game, 0, envelopes, meta=meta, awaiting=None if awaited is None else awaited.seat, **keyed
+    )
     if appended.duplicate:
         raise AlreadyCreated(appended.outcome)
     if listed:  # the lobby index is not in the game's hash slot, so it is written after the append
-        await games.store.redis.zadd(games.lobby_key, {game: meta["created_at"]})
+        await games.store.lobby.list(game, meta["created_at"], ended="finished" in meta)
     if awaited is not None:
         await games.awaiting(game, appended.version, awaited.seat)
-    return Created(game=game, admin_token=admin, version=appended.version, commitment=meta["commitment"],
-                   tokens=dict(tokens or {}), invites=dict(invites or {}))
+    return Created(
+        game=game,
+        admin_token=admin,
+        version=appended.version,
+        commitment=meta["commitment"],
+        tokens=dict(tokens or {}),
+        invites=dict(invites or {}),
+    )

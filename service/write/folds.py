@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Decider
+from domain.kernel import Decider, evolve, logged_event_type
 from service.store.codec import Envelope
 from service.store.streams import EventStore
 
@@ -17,10 +17,10 @@ _DECODERS: dict[int, msgspec.msgpack.Decoder] = {}
 
 
 def decode_event(decider: Decider, e: Envelope) -> Any:
-    """The domain event of an envelope (one decoder per game's event type, built once)."""
+    """The event of an envelope, the game's or the platform's (one decoder per game, built once)."""
     key = id(decider.event_type)
     if key not in _DECODERS:
-        _DECODERS[key] = msgspec.msgpack.Decoder(decider.event_type)
+        _DECODERS[key] = msgspec.msgpack.Decoder(logged_event_type(decider))
     return _DECODERS[key].decode(e.payload)
 
 
@@ -57,7 +57,7 @@ class Folds:
                     version, state, last_hash = 0, None, ""
                     envelopes = await self.store.read(game)
             for e in envelopes:
-                state = decider.evolve(state, decode_event(decider, e))
+                state = evolve(decider, state, decode_event(decider, e))
                 version, last_hash = e.version, e.hash
         self.put(game, version, state, last_hash)
         return version, state, last_hash

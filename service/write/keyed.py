@@ -16,7 +16,8 @@ from typing import Any
 
 import msgspec
 
-from .errors import ServiceError
+from service.errors import Code, ServiceError
+
 from .meta import new_game_id
 
 MIN_KEY_CHARS = 16  # such a key is a secret: long enough not to be guessed
@@ -27,9 +28,12 @@ _CANONICAL = msgspec.json.Encoder(order="sorted")
 def check_key(sent: str) -> str:
     """The key, if it is long enough to stand for secrets; 400 `idempotency_key_too_short` otherwise."""
     if len(sent) < MIN_KEY_CHARS:
-        raise ServiceError(400, "idempotency_key_too_short", f"This Idempotency-Key would give back secrets, so it "
-                                                             f"must be one too: send at least {MIN_KEY_CHARS} random "
-                                                             "characters (e.g. 16 random bytes in base64url).")
+        raise ServiceError(
+            Code.IDEMPOTENCY_KEY_TOO_SHORT,
+            f"This Idempotency-Key would give back secrets, so it "
+            f"must be one too: send at least {MIN_KEY_CHARS} random "
+            "characters (e.g. 16 random bytes in base64url).",
+        )
     return sent
 
 
@@ -39,8 +43,10 @@ def request_hash(**request: Any) -> str:
 
 
 def reused() -> ServiceError:
-    return ServiceError(422, "idempotency_key_reused", "This Idempotency-Key was already used for another request; "
-                                                       "send a new key with a new request.")
+    return ServiceError(
+        Code.IDEMPOTENCY_KEY_REUSED,
+        "This Idempotency-Key was already used for another request; send a new key with a new request.",
+    )
 
 
 def _text(raw: bytes) -> str:
@@ -127,9 +133,11 @@ class AlreadyCreated(Exception):
 Ids = Fresh | Derived  # where a new game's id and secrets come from
 
 
-def record_args(request: str, version: int, tokens: dict[int, str] | None, invites: dict[int, str] | None,
-                listed: bool) -> dict:
+def record_args(
+    request: str, version: int, tokens: dict[int, str] | None, invites: dict[int, str] | None, listed: bool
+) -> dict:
     """The arguments of a new game's append that store its key's record with it."""
-    record = Remembered(request=request, version=version, tokens=sorted(tokens or {}), invites=sorted(invites or {}),
-                        listed=listed)
+    record = Remembered(
+        request=request, version=version, tokens=sorted(tokens or {}), invites=sorted(invites or {}), listed=listed
+    )
     return {"idempotency_key": CREATED, "outcome": record.encode()}

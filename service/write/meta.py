@@ -13,13 +13,13 @@ import msgspec
 
 from domain import games
 from domain.rng import commitment
+from service.errors import Code, ServiceError
 from service.store.codec import JSON
 
-from .errors import ServiceError
-
 # The metadata that never changes after a game is created (cached once per process).
-FIXED_FIELDS = frozenset({"kind", "seed", "commitment", "admin", "seats", "created_at", "engine", "lineage",
-                          "read_only"})
+FIXED_FIELDS = frozenset(
+    {"kind", "seed", "commitment", "admin", "seats", "created_at", "engine", "lineage", "read_only"}
+)
 
 
 class SeatSpec(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -34,8 +34,9 @@ def game_of(kind: str) -> games.Game:
     try:
         return games.get(kind)
     except KeyError:
-        raise ServiceError(422, "unknown_kind", f"There is no game kind {kind!r}; try "
-                                                f"{' or '.join(repr(k) for k in games.GAMES)}.") from None
+        raise ServiceError(
+            Code.UNKNOWN_KIND, f"There is no game kind {kind!r}; try {' or '.join(repr(k) for k in games.GAMES)}."
+        ) from None
 
 
 def check_levels(kind: str, seats: list[SeatSpec]) -> None:
@@ -43,15 +44,17 @@ def check_levels(kind: str, seats: list[SeatSpec]) -> None:
     names = game_of(kind).levels
     unknown = [s.level or "random" for s in seats if s.type == "ai" and (s.level or "random") not in names]
     if unknown:
-        raise ServiceError(422, "unknown_level", f"There is no AI level {unknown[0]!r}; "
-                                                 f"choose one of {', '.join(sorted(names))}.")
+        raise ServiceError(
+            Code.UNKNOWN_LEVEL, f"There is no AI level {unknown[0]!r}; choose one of {', '.join(sorted(names))}."
+        )
 
 
 def check_seat_choices(seats: list[SeatSpec], claim, invite) -> None:
     """Seats claimed or reserved at creation are human seats of the game, each chosen one way."""
     if any(not 0 <= s < len(seats) or seats[s].type != "human" for s in (*claim, *invite)) or set(claim) & set(invite):
-        raise ServiceError(422, "wrong_seat_claim", "Only human seats can be claimed or reserved at creation, "
-                                                    "each one way.")
+        raise ServiceError(
+            Code.WRONG_SEAT_CLAIM, "Only human seats can be claimed or reserved at creation, each one way."
+        )
 
 
 def seats_of(meta: dict[str, bytes]) -> list[SeatSpec]:
@@ -62,7 +65,7 @@ def seat_in(meta: dict[str, bytes], seat: int) -> SeatSpec:
     """The seat's spec; 404 `unknown_seat` for a seat the game does not have."""
     seats = seats_of(meta)
     if not 0 <= seat < len(seats):
-        raise ServiceError(404, "unknown_seat", f"This game has seats 0 to {len(seats) - 1}.")
+        raise ServiceError(Code.UNKNOWN_SEAT, f"This game has seats 0 to {len(seats) - 1}.")
     return seats[seat]
 
 
@@ -70,13 +73,22 @@ def new_game_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
-def new_meta(kind: str, seed: bytes, seats: list[SeatSpec], *, admin: str | None = None,
-             **extra: Any) -> tuple[dict, str]:
+def new_meta(
+    kind: str, seed: bytes, seats: list[SeatSpec], *, admin: str | None = None, **extra: Any
+) -> tuple[dict, str]:
     """A new game's metadata (the seed stays secret until the end) and its admin token (`admin`, or
     a random one)."""
     admin = admin or secrets.token_urlsafe(24)
-    meta = dict(kind=kind, seed=seed.hex(), commitment=commitment(seed), admin=token_hash(admin),
-                seats=JSON.encode(seats), created_at=now_ms(), engine=game_of(kind).engine, **extra)
+    meta = dict(
+        kind=kind,
+        seed=seed.hex(),
+        commitment=commitment(seed),
+        admin=token_hash(admin),
+        seats=JSON.encode(seats),
+        created_at=now_ms(),
+        engine=game_of(kind).engine,
+        **extra,
+    )
     return meta, admin
 
 
@@ -91,3 +103,13 @@ def token_hash(token: str) -> str:
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def seat_namespace(seat: int) -> str:
+    """Where a seat's Idempotency-Keys are kept apart from the other seats' (and the AI's, "ai")."""
+    return f"seat{seat}"
+
+
+def seat_keys(sent: str, seats: int) -> list[str]:
+    """An Idempotency-Key as each of a game's seats would store it (`submit.Key.stored`), seat by seat."""
+    return [f"{seat_namespace(seat)}|{sent}" for seat in range(seats)]

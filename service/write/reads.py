@@ -3,20 +3,18 @@ its events as a viewer may see them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
-from domain.kernel import Decider, fold
+from domain.kernel import Decider, fold, redact
 from service.store.codec import Envelope
 
 from .folds import decode_event
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .service import Games
 
 
-async def state_at(games: GameService, game: str, at: int | None = None) -> tuple[int, Any]:
+async def state_at(games: Games, game: str, at: int | None = None) -> tuple[int, Any]:
     """(version, state): the latest, or after event `at` (replay)."""
     decider = await games.decider(game)
     if at is None:
@@ -27,7 +25,7 @@ async def state_at(games: GameService, game: str, at: int | None = None) -> tupl
     return len(envelopes), fold(decider, [decode_event(decider, e) for e in envelopes])
 
 
-async def events(games: GameService, game: str, after: int, viewer: int | None, limit: int | None = None) -> list[dict]:
+async def events(games: Games, game: str, after: int, viewer: int | None, limit: int | None = None) -> list[dict]:
     """The events after version `after` (at most `limit`), each redacted for `viewer` (None: a spectator)."""
     decider = await games.decider(game)
     until = None if limit is None else after + limit
@@ -35,6 +33,13 @@ async def events(games: GameService, game: str, after: int, viewer: int | None, 
 
 
 def public_envelope(decider: Decider, e: Envelope, viewer: int | None) -> dict:
-    event = decider.redact(decode_event(decider, e), viewer)
-    return {"version": e.version, "type": e.type, "recorded_at": e.recorded_at,
-            "seat": e.seat, "command": e.command, "payload": msgspec.to_builtins(event), "hash": e.hash}
+    event = redact(decider, decode_event(decider, e), viewer)
+    return {
+        "version": e.version,
+        "type": e.type,
+        "recorded_at": e.recorded_at,
+        "seat": e.seat,
+        "command": e.command,
+        "payload": msgspec.to_builtins(event),
+        "hash": e.hash,
+    }

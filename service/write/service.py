@@ -1,6 +1,6 @@
-"""`GameService`: what the write path works with (the event store, the folds cached in this
-process, the metadata that never changes, the scheduler hook) and its operations by name, each
-one a function of its own module (create, seats, submit, reads)."""
+"""`Games`: what the write path works with (the event store, the folds cached in this process, the
+metadata that never changes, the scheduler hook). The write functions (create, seats, submit,
+reads) each take it; `facade.GameService` gives them as methods to the layers above."""
 
 from __future__ import annotations
 
@@ -8,57 +8,53 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
+
 from domain.kernel import Decider
+from service.errors import Code, ServiceError
+from service.store.records import SeatPlayer
 from service.store.secret import ServerSecret
 from service.store.streams import EventStore
 
-from . import create as _create
-from . import reads as _reads
-from . import seats as _seats
-from . import submit as _submit
-from .errors import ServiceError
 from .folds import Folds
-from .meta import FIXED_FIELDS, game_of, token_hash
+from .meta import FIXED_FIELDS, game_of, seat_keys, token_hash
+
+# Games whose state a process keeps folded (about 8 KB each, half played): at 1,000 games at a human
+# pace, 256 made states be read and folded again from the stream (8% of the API's CPU, issue 26).
+FOLDS_KEPT = 4096
 
 
-class GameService:
+class Games:
     """Games over an event store; folds are cached in memory per game and caught up on demand."""
 
-    def __init__(self, store: EventStore, cache_size: int = 256,
-                 on_awaiting: Callable[[str, int, int], Awaitable[Any]] | None = None,
-                 secret: ServerSecret | None = None) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        cache_size: int = FOLDS_KEPT,
+        on_awaiting: Callable[..., Awaitable[Any]] | None = None,
+        secret: ServerSecret | None = None,
+    ) -> None:
         self.store, self.cache_size = store, cache_size
         # derives the secrets of answers given for an Idempotency-Key (keyed.py); the one in Redis by default
-        self.secret = secret or ServerSecret(store.redis, store.prefix)
+        self.secret = secret or store.server_secret()
         # awaited with (game, version, awaited seat) after each accepted command: where AI turns get
         # enqueued at once (service.ai.scheduler.TurnNotifier); it must not raise
         self.on_awaiting = on_awaiting
         self.folds = Folds(store, cache_size)
         self._fixed: OrderedDict[str, dict[str, bytes]] = OrderedDict()
 
-    create = _create.create
-    start = _create.start
-    claim = _seats.claim
-    reissue = _seats.reissue
-    hand_to_ai = _seats.hand_to_ai
-    take_back = _seats.take_back
-    submit = _submit.submit
-    record_rejected = _submit.record_rejected
-    rejected = _submit.rejected
-    state_at = _reads.state_at
-    events = _reads.events
-
-    async def awaiting(self, game: str, version: int, seat: int) -> None:
+    async def awaiting(self, game: str, version: int, seat: int, player: SeatPlayer | None = None) -> None:
         """Tell the scheduler that the game awaits `seat` at `version` (the store already knows: the
-        append recorded it; this only saves the AI sweeper's delay)."""
+        append recorded it; this only saves the AI sweeper's delay); `player`: who plays the seat, if
+        the append said (else the scheduler reads it)."""
         if self.on_awaiting is not None:
-            await self.on_awaiting(game, version, seat)
+            await self.on_awaiting(game, version, seat, player)
 
     async def meta(self, game: str) -> dict[str, bytes]:
         """All of the game's metadata, read now; 404 `unknown_game` for an unknown game."""
-        meta = await self.store.meta(game)
+        meta = await self.store.records.meta(game)
         if not meta or "kind" not in meta:
-            raise ServiceError(404, "unknown_game", f"There is no game {game!r}.")
+            raise ServiceError(Code.UNKNOWN_GAME, f"There is no game {game!r}.")
         return meta
 
     async def fixed(self, game: str) -> dict[str, bytes]:
@@ -76,8 +72,9 @@ class GameService:
         """422 `game_over` (as for a command to a finished game) if the game was moved to the archive:
         an archived game takes no more writes."""
         if await self.store.archived(game) is not None:
-            raise ServiceError(422, "game_over", "The game is over and archived; it takes no more commands "
-                                                 "or seat changes.")
+            raise ServiceError(
+                Code.GAME_OVER, "The game is over and archived; it takes no more commands or seat changes."
+            )
 
     async def kind(self, game: str) -> str:
         """The game's kind; a 404 ServiceError for an unknown game."""
@@ -91,48 +88,32 @@ class GameService:
         the admin may replace a seat's token, and the old one must stop working in every process."""
         await self.fixed(game)
         field = f"token:{token_hash(token)}"
-        value = await self.store.redis.hget(self.store.keys(game).meta, field)
-        if value is None and (cold := await self.store.archived(game)):
-            value = cold.meta.get(field)
+        (value,) = await self.store.records.fields(game, field)  # from the archive once archived
         return None if value is None else int(value)
+
+    async def command_context(self, game: str, token: str, idempotency_key: str | None) -> tuple[int, bool] | None:
+        """Before a seat's command, in one round trip: the token's seat and whether that seat holds a
+        record of the Idempotency-Key (the `key_recorded` of `submit`); None when the token is not a
+        seat token of a game in Redis (`seat_of` and `is_admin` then say what it is)."""
+        fixed = await self.fixed(game)
+        keys = seat_keys(idempotency_key, len(msgspec.json.decode(fixed["seats"]))) if idempotency_key else []
+        seat, record = await self.store.records.command_context(game, token_hash(token), keys)
+        return None if seat is None else (seat, record is not None)
 
     async def is_admin(self, game: str, token: str) -> bool:
         return (await self.fixed(game)).get("admin", b"").decode() == token_hash(token)
 
-    @property
-    def lobby_key(self) -> str:
-        """The listed games that have not ended (newest first by creation time)."""
-        return f"{self.store.prefix}:lobby"
-
-    @property
-    def ended_key(self) -> str:
-        """The listed games that have ended."""
-        return f"{self.store.prefix}:lobby:ended"
-
     async def lobby(self, limit: int, *, ended: bool = False) -> list[str]:
         """The ids of the newest listed games that are running (or, with `ended`, that have ended)."""
-        key = self.ended_key if ended else self.lobby_key
-        return [g.decode() for g in await self.store.redis.zrevrange(key, 0, limit - 1)]
+        return await self.store.lobby.newest(limit, ended=ended)
 
-    async def lobby_after(self, after: tuple[int, str] | None, count: int, *, ended: bool = False
-                          ) -> list[tuple[str, int]]:
+    async def lobby_after(
+        self, after: tuple[int, str] | None, count: int, *, ended: bool = False
+    ) -> list[tuple[str, int]]:
         """Up to `count` listed games (id, creation time), newest first, after the game `after`
         (its creation time and id; None: from the newest). Ties in time are ordered by id, descending."""
-        key, redis = self.ended_key if ended else self.lobby_key, self.store.redis
-        if after is None:
-            found = await redis.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True)
-            return [(g.decode(), int(score)) for g, score in found]
-        at, game = after
-        ties = sorted((g.decode() for g in await redis.zrangebyscore(key, at, at)), reverse=True)
-        page = [(g, at) for g in ties if g < game][:count]
-        older = await redis.zrevrangebyscore(key, f"({at}", "-inf", start=0, num=count - len(page), withscores=True)
-        return page + [(g.decode(), int(score)) for g, score in older]
+        return await self.store.lobby.page_after(after, count, ended=ended)
 
     async def delist_ended(self, game: str) -> None:
         """Move an ended game from the lobby to the ended games (if it was listed at all)."""
-        score = await self.store.redis.zscore(self.lobby_key, game)
-        if score is not None:  # the two keys may be on two nodes of a Redis Cluster: no MULTI, but an order
-            # that never delists a game without listing it as ended (a failure between the two
-            # leaves it in both, and a retry finishes the move)
-            await self.store.redis.zadd(self.ended_key, {game: score})
-            await self.store.redis.zrem(self.lobby_key, game)
+        await self.store.lobby.move_to_ended(game)

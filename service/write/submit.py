@@ -3,23 +3,26 @@ HTTP handlers and AI workers both come here; so do refusals, recorded without ch
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import typing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from typing import Any
 
 import msgspec
-from redis.exceptions import RedisError
 
 from domain.kernel import Decider, DomainError
 from domain.rng import game_rng
+from service.errors import Code, Refused, ServiceError
 from service.store.codec import JSON, wrap_batch
+from service.store.errors import RedisError
+from service.store.records import SeatPlayer
 from service.store.streams import VersionConflict
 
-from .errors import ServiceError, store_failure
-from .meta import game_of, now_ms
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .errors import store_failure
+from .meta import game_of, now_ms, seat_namespace
+from .service import Games
 
 ATTEMPTS = 5  # appends lost to another process's append before the service gives up (409)
 REJECTED_KEPT = 1000  # refused commands kept per game (the oldest go first)
@@ -32,14 +35,24 @@ class Submitted:
     first: int
     duplicate: bool = False
     awaiting: dict | None = None  # who the game waits for now (not known for a duplicate)
+    player: SeatPlayer | None = None  # who plays the awaited seat, as the append found it
 
 
 def parse_command(decider: Decider, raw: Any) -> Any:
-    """The game's command from JSON-like data; 400 `malformed_command` otherwise."""
+    """The game's command: `raw` itself when it is one (the HTTP layer decoded it strictly from the
+    body, and `decide` checks every field again), else converted from JSON-like data (AI workers,
+    scripts); 400 `malformed_command` otherwise."""
+    if type(raw) in _commands(decider.command_type):
+        return raw
     try:
         return msgspec.convert(raw, decider.command_type)
     except msgspec.ValidationError as error:
-        raise ServiceError(400, "malformed_command", f"The command is malformed: {error}.") from None
+        raise ServiceError(Code.MALFORMED_COMMAND, f"The command is malformed: {error}.") from None
+
+
+@cache
+def _commands(union: Any) -> frozenset[type]:
+    return frozenset(typing.get_args(union) or (union,))
 
 
 def decide(decider: Decider, state: Any, command: Any, seed: bytes, game: str, version: int) -> list:
@@ -47,23 +60,34 @@ def decide(decider: Decider, state: Any, command: Any, seed: bytes, game: str, v
     return decider.decide(state, command, game_rng(seed, game, version))
 
 
-async def submit(games: GameService, game: str, seat: int, raw_command: Any, *, expected_version: int | None = None,
-                 idempotency_key: str | None = None, provenance: dict[str, str] | None = None,
-                 ai: bool = False) -> Submitted:
+async def submit(
+    games: Games,
+    game: str,
+    seat: int,
+    raw_command: Any,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    provenance: dict[str, str] | None = None,
+    ai: bool = False,
+    key_recorded: bool | None = None,
+) -> Submitted:
     """Decide a seat's command against the current state and append its events.
 
     An idempotency key belongs to the game and the seat (`ai`: to the AI's own namespace, which no
     client can reach): a retry with the same command gets the first answer and appends nothing,
-    the same key with another command is refused (422 `idempotency_key_reused`)."""
+    the same key with another command is refused (422 `idempotency_key_reused`). `key_recorded`:
+    whether the seat held a record of the key when the caller looked (`command_context`; None: not
+    looked), which saves a round trip for a new key."""
     fixed = await games.fixed(game)
     if "read_only" in fixed:
-        raise ServiceError(409, "read_only", "This game was imported as an archive; it takes no commands.")
+        raise ServiceError(Code.READ_ONLY, "This game was imported as an archive; it takes no commands.")
     decider, seed = game_of(fixed["kind"].decode()).decider, bytes.fromhex(fixed["seed"].decode())
     command = parse_command(decider, raw_command)
     if getattr(command, "seat", seat) != seat:
-        raise ServiceError(403, "wrong_seat", f"Your token is for seat {seat}; the command names seat {command.seat}.")
-    key = Key.of(idempotency_key, "ai" if ai else f"seat{seat}", command)
-    if key and (prior := await games.store.prior_outcome(game, key.stored)):
+        raise ServiceError(Code.WRONG_SEAT, f"Your token is for seat {seat}; the command names seat {command.seat}.")
+    key = Key.of(idempotency_key, "ai" if ai else seat_namespace(seat), command)
+    if key and (prior := await _prior(games, game, key, key_recorded)):
         # A retry after success: the state has moved on, so deciding again would refuse it.
         return key.replay(prior)
     attempt = _Attempt(games, game, decider, seed, command, seat, expected_version, key, provenance)
@@ -72,9 +96,18 @@ async def submit(games: GameService, game: str, seat: int, raw_command: Any, *, 
             done = await attempt.run()
         if done is not None:
             if done.awaiting is not None:
-                await games.awaiting(game, done.version, done.awaiting["seat"])
+                await games.awaiting(game, done.version, done.awaiting["seat"], done.player)
             return done
-    raise ServiceError(409, "version_conflict", "The game is too busy; try again.")
+    raise ServiceError(Code.VERSION_CONFLICT, "The game is too busy; try again.")
+
+
+async def _prior(games: Games, game: str, key: Key, recorded: bool | None) -> bytes | None:
+    """The outcome remembered with the key (a new key, as the caller found it, costs no round trip;
+    a known one is read again and proven replicated)."""
+    records = games.store.records
+    if recorded is None:
+        return await records.prior_outcome(game, key.stored)
+    return await records.proven_outcome(game, key.stored) if recorded else None
 
 
 @dataclass(frozen=True)
@@ -100,17 +133,19 @@ class Key:
         """The first answer for a retry of the same command; 422 for another command."""
         prior = msgspec.json.decode(outcome)
         if prior.get("request") != self.request:
-            raise ServiceError(422, "idempotency_key_reused", "This Idempotency-Key was already used for another "
-                                                              "command of this seat; send a new key with a new command.")
-        return Submitted(version=prior["version"], first=prior["first"], duplicate=True,
-                         awaiting=prior.get("awaiting"))
+            raise ServiceError(
+                Code.IDEMPOTENCY_KEY_REUSED,
+                "This Idempotency-Key was already used for another "
+                "command of this seat; send a new key with a new command.",
+            )
+        return Submitted(version=prior["version"], first=prior["first"], duplicate=True, awaiting=prior.get("awaiting"))
 
 
 @dataclass
 class _Attempt:
     """One command's decide-and-append, tried again when another process appended first."""
 
-    games: GameService
+    games: Games
     game: str
     decider: Decider
     seed: bytes
@@ -132,14 +167,22 @@ class _Attempt:
             self._expect(version)
             events = decide(self.decider, state, self.command, self.seed, self.game, version)
         except (ServiceError, DomainError):
-            if self.key and (prior := await self.games.store.prior_outcome(self.game, self.key.stored)):
+            if self.key and (prior := await self.games.store.records.prior_outcome(self.game, self.key.stored)):
                 return self.key.replay(prior)  # the same request, sent at once, was applied first: its answer
             version, state, last_hash = await self.games.folds.current(self.game, self.decider, refresh=True)
             self._expect(version)
             events = await self._decide(state, version)
-        envelopes = wrap_batch(self.game, version, last_hash, events, self.command, seat=self.seat,
-                               recorded_at=now_ms(), idempotency_key=self.key and self.key.sent,
-                               provenance=self.provenance)
+        envelopes = wrap_batch(
+            self.game,
+            version,
+            last_hash,
+            events,
+            self.command,
+            seat=self.seat,
+            recorded_at=now_ms(),
+            idempotency_key=self.key.sent if self.key else None,
+            provenance=self.provenance,
+        )
         for event in events:  # into the cached state at once; dropped below if the append fails
             state = self.decider.evolve(state, event)
         awaited = self.decider.awaited(state)
@@ -147,17 +190,26 @@ class _Attempt:
         outcome = self.key.outcome(version + len(events), version + 1, awaiting) if self.key else b""
         try:
             ended = self.decider.is_terminal(state)  # recorded with the events: the seed may then be revealed
-            appended = await self.games.store.append(self.game, version, envelopes, meta={"finished": 1} if ended else None,
-                                                     idempotency_key=self.key and self.key.stored, outcome=outcome,
-                                                     awaiting=None if awaited is None else awaited.seat)
+            appended = await self.games.store.append(
+                self.game,
+                version,
+                envelopes,
+                meta={"finished": 1} if ended else None,
+                idempotency_key=self.key.stored if self.key else None,
+                outcome=outcome,
+                awaiting=None if awaited is None else awaited.seat,
+            )
         except VersionConflict as conflict:
             self.games.folds.forget(self.game)
             if conflict.current == 0 and version > 0:  # moved out of Redis meanwhile
                 await self.games.refuse_archived(self.game)
             # at the same version, the cached state held an event a failover lost: decide again on the log
             if self.expected_version is not None and conflict.current != version:
-                raise ServiceError(409, "version_conflict", f"The game moved on to version {conflict.current}.",
-                                   current_version=conflict.current) from None
+                raise ServiceError(
+                    Code.VERSION_CONFLICT,
+                    f"The game moved on to version {conflict.current}.",
+                    current_version=conflict.current,
+                ) from None
             return None
         except BaseException as error:  # the cached state moved on in place, but nothing is known stored
             self.games.folds.forget(self.game)
@@ -166,19 +218,22 @@ class _Attempt:
             raise
         if appended.duplicate:  # the same key was appended meanwhile, by another process
             self.games.folds.forget(self.game)
+            assert self.key is not None  # only a keyed append finds a duplicate
             return self.key.replay(appended.outcome)
         self.games.folds.put(self.game, appended.version, state, envelopes[-1].hash)
         if ended:
-            try:
+            with contextlib.suppress(RedisError):  # the lobby moves an ended game out by itself when it next lists it
                 await self.games.delist_ended(self.game)
-            except RedisError:  # the lobby moves an ended game out by itself when it next lists it
-                pass
-        return Submitted(version=appended.version, first=version + 1, awaiting=awaiting)
+        player = SeatPlayer((await self.games.fixed(self.game)).get("seats"), appended.handed)
+        return Submitted(version=appended.version, first=version + 1, awaiting=awaiting, player=player)
 
     def _expect(self, version: int) -> None:
         if self.expected_version is not None and self.expected_version != version:
-            raise ServiceError(409, "version_conflict", f"The game is at version {version}, not "
-                                                        f"{self.expected_version}.", current_version=version)
+            raise ServiceError(
+                Code.VERSION_CONFLICT,
+                f"The game is at version {version}, not {self.expected_version}.",
+                current_version=version,
+            )
 
     async def _decide(self, state: Any, version: int) -> list:
         try:
@@ -186,19 +241,29 @@ class _Attempt:
         except DomainError as error:
             await self.games.refuse_archived(self.game)  # an archived game keeps the log it had
             await record_rejected(self.games, self.game, version, self.seat, self.command, error.code, error.message)
-            raise ServiceError(422, error.code, error.message) from None
+            raise Refused.by_rule(error) from None
 
 
-async def record_rejected(games: GameService, game: str, version: int, seat: int | None, command: Any, code: str,
-                          message: str) -> None:
+async def record_rejected(
+    games: Games, game: str, version: int, seat: int | None, command: Any, code: str, message: str
+) -> None:
     """Who tried what, when, and why it was refused: kept for audits, the game is unchanged. The log
     keeps the newest REJECTED_KEPT entries, each command at most REJECTED_COMMAND_BYTES long."""
     body = JSON.encode(command)
     if len(body) > REJECTED_COMMAND_BYTES:
         body = JSON.encode({"type": _tag(command), "truncated": len(body)})
-    await games.store.redis.xadd(games.store.keys(game).rejected, {
-        "at": now_ms(), "version": version, "seat": "" if seat is None else seat, "code": code,
-        "message": message[:500], "command": body}, maxlen=REJECTED_KEPT, approximate=False)
+    await games.store.record_refusal(
+        game,
+        {
+            "at": now_ms(),
+            "version": version,
+            "seat": "" if seat is None else seat,
+            "code": code,
+            "message": message[:500],
+            "command": body,
+        },
+        REJECTED_KEPT,
+    )
 
 
 def _tag(command: Any) -> str | None:
@@ -206,11 +271,18 @@ def _tag(command: Any) -> str | None:
     return None if config is None else config.tag
 
 
-async def rejected(games: GameService, game: str) -> list[dict]:
+async def rejected(games: Games, game: str) -> list[dict]:
     """Every refused command of a game, oldest first."""
     await games.fixed(game)
     entries = await games.store.rejected_entries(game)
-    return [{"at": int(f[b"at"]), "version": int(f[b"version"]),
-             "seat": int(f[b"seat"]) if f[b"seat"] else None, "code": f[b"code"].decode(),
-             "message": f[b"message"].decode(), "command": msgspec.json.decode(f[b"command"])}
-            for f in entries]
+    return [
+        {
+            "at": int(f[b"at"]),
+            "version": int(f[b"version"]),
+            "seat": int(f[b"seat"]) if f[b"seat"] else None,
+            "code": f[b"code"].decode(),
+            "message": f[b"message"].decode(),
+            "command": msgspec.json.decode(f[b"command"]),
+        }
+        for f in entries
+    ]

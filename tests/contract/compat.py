@@ -73,8 +73,9 @@ class Comparator:
             if status not in new.get("responses", {}):
                 self.found.append(f"{where}: response {status} removed")
             else:
-                self._content(f"{where} {status}", response.get("content", {}),
-                              new["responses"][status].get("content", {}), False)
+                self._content(
+                    f"{where} {status}", response.get("content", {}), new["responses"][status].get("content", {}), False
+                )
 
     def _content(self, where: str, old: dict, new: dict, request: bool) -> None:
         for media, body in old.items():
@@ -138,8 +139,12 @@ class Comparator:
         for name in new_required - old_required:
             if name in old_props or request:
                 self.found.append(f"{where}: property {name} is required now")
-        if request and old.get("additionalProperties") is not False and new.get("additionalProperties") is False \
-                and old_props:
+        if (
+            request
+            and old.get("additionalProperties") is not False
+            and new.get("additionalProperties") is False
+            and old_props
+        ):
             self.found.append(f"{where}: no longer takes other properties")
 
     def _component(self, name: str, request: bool) -> None:

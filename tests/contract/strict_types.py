@@ -28,8 +28,15 @@ def _copy(struct: type) -> type:
                 fields.append((f.name, tp))
         renames = {f.name: f.encode_name for f in msgspec.structs.fields(struct) if f.encode_name != f.name}
         _made[struct] = msgspec.defstruct(
-            struct.__name__, fields, kw_only=True, forbid_unknown_fields=True, tag_field=config.tag_field,
-            tag=config.tag, array_like=config.array_like, rename=renames or None)
+            struct.__name__,
+            fields,
+            kw_only=True,
+            forbid_unknown_fields=True,
+            tag_field=config.tag_field,
+            tag=config.tag,
+            array_like=config.array_like,
+            rename=renames or None,
+        )
     return _made[struct]
 
 

@@ -1,6 +1,7 @@
 """Within a major version the API only grows: the document the code generates is compared with the
-committed baseline of its major version (openapi/baseline-<major>.0.0.json), and the comparator is
-tested on planted breaking and non-breaking changes."""
+committed baseline of its major version (openapi/baseline-<major>.0.0.json), but for the breaking
+changes noted in ACCEPTED with their reasons, and the comparator is tested on planted breaking and
+non-breaking changes."""
 
 from __future__ import annotations
 
@@ -30,9 +31,25 @@ def current() -> dict:
     return document()
 
 
+# Breaking changes made on purpose within the major version, each with why clients of the baseline
+# must live with it (a security fix cannot wait for the next major version). A note whose change is
+# no longer found must go.
+ACCEPTED = {
+    "POST /games/{game_id}/seats/{seat}/token 201: #/components/schemas/SeatClaimed became "
+    "#/components/schemas/Invite": "issue 23 §4: re-issuing a seat handed the admin a working token of another person's seat (its "
+    "hidden hand included); it now answers a one-time invite code for the seat, never a token",
+    "POST /games/{game_id}/seats/{seat}/claim request: inline schema became #/components/schemas/ClaimRequest": "issue 24 "
+    "§4: the claim's body is optional (`required: false`), a ClaimRequest or nothing, where it was a required "
+    "ClaimRequest or null (a generated client had to send one, and sent its 'unset' as JSON when left out); the "
+    "server still takes null, so no client of the baseline breaks",
+}
+
+
 def test_the_api_is_the_baseline_of_its_major_version_or_only_adds_to_it(baseline, current):
     assert baseline["info"]["version"].split(".")[0] == MAJOR
-    assert breaking_changes(baseline, current) == []
+    found = breaking_changes(baseline, current)
+    assert [change for change in found if change not in ACCEPTED] == []
+    assert sorted(set(ACCEPTED) - set(found)) == []
 
 
 def _schemas(doc: dict) -> dict:
@@ -61,14 +78,18 @@ BREAKING = {
     "a type changed": lambda d: _schemas(d)["Awaiting"]["properties"]["seat"].update(type="string"),
     "a new required request field": _new_required_request_field,
     "a union member removed": lambda d: d["paths"]["/games/{game_id}/commands"]["post"]["requestBody"]["content"][
-        "application/json"]["schema"]["oneOf"].pop(),
+        "application/json"
+    ]["schema"]["oneOf"].pop(),
     "a query parameter made required": lambda d: next(
-        p for p in d["paths"]["/games"]["get"]["parameters"] if p["name"] == "limit").update(required=True),
+        p for p in d["paths"]["/games"]["get"]["parameters"] if p["name"] == "limit"
+    ).update(required=True),
     "a request limit tightened": lambda d: _schemas(d)["CreateGameRequest"]["properties"]["seats"].update(maxItems=3),
     "an answer's type replaced by a union without it": lambda d: _replace(
-        _answer_of_get_game(d), {"oneOf": [{"$ref": "#/components/schemas/PergamonGameDetail"}]}),
+        _answer_of_get_game(d), {"oneOf": [{"$ref": "#/components/schemas/PergamonGameDetail"}]}
+    ),
     "a const changed into an enum without it": lambda d: _replace(
-        _schemas(d)["GameSummary"]["properties"]["kind"], {"type": "string", "enum": ["pergamon"]}),
+        _schemas(d)["GameSummary"]["properties"]["kind"], {"type": "string", "enum": ["pergamon"]}
+    ),
 }
 
 
@@ -84,34 +105,61 @@ def _answer_of_get_game(d) -> dict:
 def _second_game(d):
     """What adding a game does: one answer type becomes a union of the games' (discriminated by `kind`),
     and the `kind` that was one game's becomes an enum of both."""
-    _replace(_answer_of_get_game(d), {"oneOf": [{"$ref": "#/components/schemas/PantheonGameDetail"},
-                                                {"$ref": "#/components/schemas/PergamonGameDetail"}]})
+    _replace(
+        _answer_of_get_game(d),
+        {
+            "oneOf": [
+                {"$ref": "#/components/schemas/PantheonGameDetail"},
+                {"$ref": "#/components/schemas/PergamonGameDetail"},
+            ]
+        },
+    )
     _schemas(d)["PergamonGameDetail"] = {"type": "object"}
     _schemas(d)["GameSummary"]["properties"]["kind"] = {"type": "string", "enum": ["pantheon", "pergamon"]}
 
 
 def _new_route(d):
-    d["paths"]["/games/{game_id}/chat"] = {"get": {"operationId": "read_chat", "responses": {"200": {
-        "description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}}}}}
+    d["paths"]["/games/{game_id}/chat"] = {
+        "get": {
+            "operationId": "read_chat",
+            "responses": {
+                "200": {
+                    "description": "ok",
+                    "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}},
+                }
+            },
+        }
+    }
 
 
 def _new_union_member(d):
-    _schemas(d)["PantheonSurrender"] = {"type": "object", "properties": {"type": {"const": "surrender"}},
-                                        "required": ["type"], "additionalProperties": False}
+    _schemas(d)["PantheonSurrender"] = {
+        "type": "object",
+        "properties": {"type": {"const": "surrender"}},
+        "required": ["type"],
+        "additionalProperties": False,
+    }
     d["paths"]["/games/{game_id}/commands"]["post"]["requestBody"]["content"]["application/json"]["schema"][
-        "oneOf"].append({"$ref": "#/components/schemas/PantheonSurrender"})
+        "oneOf"
+    ].append({"$ref": "#/components/schemas/PantheonSurrender"})
 
 
 NOT_BREAKING = {
     "a new route": _new_route,
     "a new optional request field": lambda d: _schemas(d)["PantheonMove"]["properties"].update(note={"type": "string"}),
     "a new answer property": lambda d: _schemas(d)["GameSummary"]["properties"].update(title={"type": "string"}),
-    "a new enum value in an answer": lambda d: _schemas(d)["GameSummary"]["properties"]["status"]["enum"].append("paused"),
+    "a new enum value in an answer": lambda d: _schemas(d)["GameSummary"]["properties"]["status"]["enum"].append(
+        "paused"
+    ),
     "a new schema": lambda d: _schemas(d).update(PergamonView={"type": "object"}),
     "a new command": _new_union_member,
     "a second game": _second_game,
     "a new response": lambda d: d["paths"]["/games/{game_id}"]["get"]["responses"].update(
-        {"304": {"description": "Not modified"}}),
+        {"304": {"description": "Not modified"}}
+    ),
+    "a request body made optional": lambda d: d["paths"]["/games/{game_id}/fork"]["post"]["requestBody"].update(
+        required=False
+    ),
 }
 
 

@@ -32,7 +32,9 @@ async def _pages(client, create: bool = False, **params) -> tuple[list[str], int
 
 async def test_paging_through_the_lobby_sees_every_game_once_newest_first_while_games_are_created(redis_url, prefix):
     async with api_client(redis_url, prefix) as client:
-        made = [(await client.post("/games", json={"seats": [{"type": "human"}] * 2})).json()["game"] for _ in range(23)]
+        made = [
+            (await client.post("/games", json={"seats": [{"type": "human"}] * 2})).json()["game"] for _ in range(23)
+        ]
         seen, pages = await _pages(client, create=True, limit=5)
         assert seen[-23:] == made[::-1] and len(seen) == len(set(seen)) == 23 and pages >= 5
 
@@ -40,7 +42,9 @@ async def test_paging_through_the_lobby_sees_every_game_once_newest_first_while_
 async def test_lobby_filters_kind_status_and_open_seats_page_by_page(redis_url, prefix):
     async with api_client(redis_url, prefix) as client:
         full = [(await new_game(client))[0] for _ in range(4)]  # both seats claimed: playing
-        open_ = [(await client.post("/games", json={"seats": [{"type": "human"}] * 2})).json()["game"] for _ in range(5)]
+        open_ = [
+            (await client.post("/games", json={"seats": [{"type": "human"}] * 2})).json()["game"] for _ in range(5)
+        ]
         assert set((await _pages(client, limit=2, open_seats="true"))[0]) == set(open_)
         assert set((await _pages(client, limit=2, open_seats="false"))[0]) == set(full)
         assert set((await _pages(client, limit=3, status="playing"))[0]) == set(full)
@@ -62,8 +66,13 @@ async def test_paging_through_events_sees_each_once_in_order_while_the_game_goes
         assert whole["kind"] == "pantheon" and whole["next"] is None
         versions, after, rnd, pages = [], 0, random.Random(1), 0
         while after is not None:
-            page = (await client.get(f"/games/{game}/events", params={"after": after, "limit": rnd.randint(1, 9)},
-                                     headers=bearer(tokens[0]))).json()
+            page = (
+                await client.get(
+                    f"/games/{game}/events",
+                    params={"after": after, "limit": rnd.randint(1, 9)},
+                    headers=bearer(tokens[0]),
+                )
+            ).json()
             assert page["events"] and page["events"][0]["version"] == after + 1
             versions += [e["version"] for e in page["events"]]
             after, pages = page["next"], pages + 1
@@ -72,4 +81,4 @@ async def test_paging_through_events_sees_each_once_in_order_while_the_game_goes
         final = (await client.get(f"/games/{game}")).json()["version"]
         assert versions == list(range(1, final + 1)) and final > len(whole["events"])
         again = (await client.get(f"/games/{game}/events", headers=bearer(tokens[0]))).json()["events"]
-        assert whole["events"] == again[:len(whole["events"])]
+        assert whole["events"] == again[: len(whole["events"])]

@@ -1,5 +1,5 @@
 """The declared types are what the server sends: every answer of whole games played over HTTP (a game
-and a fork of it while running) decodes strictly into the type its operation declares, with no field
+with a seat re-issued, and a fork of it while running) decodes strictly into the type its operation declares, with no field
 the type does not describe, so the OpenAPI document cannot drift from the answers."""
 
 from __future__ import annotations
@@ -68,14 +68,20 @@ async def _everything(client, game: str, tokens: list[str]) -> None:
         await _read(client, f"/games/{game}/events", models.Events, token)
 
 
-GAMES = {"pantheon": {}, "pergamon": {"kind": "pergamon", "options": {"vp_visibility": "secret", "variant_sorting": True}}}
+GAMES = {
+    "pantheon": {},
+    "pergamon": {"kind": "pergamon", "options": {"vp_visibility": "secret", "variant_sorting": True}},
+}
 
 
 @pytest.mark.parametrize(("kind", "seed"), [("pantheon", 1), ("pantheon", 2), ("pergamon", 3)])
 async def test_every_answer_of_a_whole_game_and_a_fork_decodes_strictly_into_its_declared_type(
-        redis_url, prefix, kind, seed):
+    redis_url, prefix, kind, seed
+):
     async with api_client(redis_url, prefix) as client, referee_service(redis_url, prefix) as referee:
-        created = await client.post("/games", json={**GAMES[kind], "seats": [{"type": "human", "holder": "creator"}] * 2})
+        created = await client.post(
+            "/games", json={**GAMES[kind], "seats": [{"type": "human", "holder": "creator"}] * 2}
+        )
         check(created.content, models.GameCreatedResponse)
         conforms("/games", "post", 201, created.content)
         game = created.json()["game"]
@@ -90,11 +96,21 @@ async def test_every_answer_of_a_whole_game_and_a_fork_decodes_strictly_into_its
             check(answer.content, models.CommandAccepted)
             conforms("/games/{game_id}/commands", "post", 201, answer.content)
             played += 1
+            if played == 20:  # seat 1 re-issued: its events hold a platform event (every game's `SeatReissued`)
+                reissued = await client.post(f"/games/{game}/seats/1/token", headers=bearer(admin))
+                assert reissued.status_code == 201, reissued.text
+                invite = check(reissued.content, models.Invite)
+                conforms("/games/{game_id}/seats/{seat}/token", "post", 201, reissued.content)
+                claimed = await client.post(f"/games/{game}/seats/1/claim", json={"invite": invite.code})
+                tokens[1] = check(claimed.content, models.SeatClaimed).token
             if played % 40 == 0:
                 await _reads(client, game, tokens, admin)
             if played == 60:
-                fork = await client.post(f"/games/{game}/fork", json={"at": answer.json()["version"], "seats": [
-                    {"type": "human", "holder": "creator"}] * 2}, headers=bearer(tokens[0]))
+                fork = await client.post(
+                    f"/games/{game}/fork",
+                    json={"at": answer.json()["version"], "seats": [{"type": "human", "holder": "creator"}] * 2},
+                    headers=bearer(tokens[0]),
+                )
                 assert fork.status_code == 201, fork.text
                 forked = check(fork.content, models.GameCreatedResponse)
         await _reads(client, game, tokens, admin)
@@ -105,16 +121,26 @@ async def test_every_answer_of_a_whole_game_and_a_fork_decodes_strictly_into_its
         for status in (None, "finished"):
             lobby = await _read(client, "/games", models.Lobby, **({"status": status} if status else {}))
             assert lobby.games
-    assert {"/games", "/games/{game_id}"} | {f"/games/{{game_id}}/{name}" for name in (
-        "events", "view", "score", "audit", "rejected", "options", "options/blocks")} <= SEEN
+    assert {"/games", "/games/{game_id}"} | {
+        f"/games/{{game_id}}/{name}"
+        for name in ("events", "view", "score", "audit", "rejected", "options", "options/blocks")
+    } <= SEEN
 
 
 def test_the_check_refuses_an_undescribed_field_a_missing_one_and_a_wrong_type():
-    good = {"kind": "pantheon", "version": 3, "view": {"version": 3, "epoch": 1, "finished": False, "winners": [],
-                                                       "seats": [], "timeline": []}}
+    good = {
+        "kind": "pantheon",
+        "version": 3,
+        "view": {"version": 3, "epoch": 1, "finished": False, "winners": [], "seats": [], "timeline": []},
+    }
     check(msgspec.json.encode(good), models.ScoreAnswer)
-    for bad in ({**good, "extra": 1}, {**good, "view": {**good["view"], "extra": 1}},
-                {k: v for k, v in good.items() if k != "version"}, {**good, "version": "3"}, {**good, "kind": "chess"}):
+    for bad in (
+        {**good, "extra": 1},
+        {**good, "view": {**good["view"], "extra": 1}},
+        {k: v for k, v in good.items() if k != "version"},
+        {**good, "version": "3"},
+        {**good, "kind": "chess"},
+    ):
         with pytest.raises(msgspec.ValidationError):
             check(msgspec.json.encode(bad), models.ScoreAnswer)
     conforms("/games/{game_id}/score", "get", 200, msgspec.json.encode(good))

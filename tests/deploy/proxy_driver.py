@@ -62,15 +62,18 @@ def main() -> None:
     processes: dict[str, subprocess.Popen] = {}
 
     def start(name: str, args: list[str], env: dict | None = None) -> None:
-        log = open(TMP / f"{name}.log", "w")
+        log = open(TMP / f"{name}.log", "w")  # noqa: SIM115 - open as long as the process writes or is read at once
         processes[name] = subprocess.Popen(args, env=env, cwd=ROOT, stdout=log, stderr=log)
 
     seen: dict = {}
     try:
         start("redis", ["redis-server", "--port", "6379", "--bind", "127.0.0.1", "--save", "", "--dir", str(TMP)])
         for name, address in APIS.items():
-            start(name, [sys.executable, "-m", "service.cli", "api"],
-                  dict(os.environ, REDIS_URL="redis://127.0.0.1:6379/0", PANTHEON_HOST=address, PANTHEON_PORT="8000"))
+            start(
+                name,
+                [sys.executable, "-m", "service.cli", "api"],
+                dict(os.environ, REDIS_URL="redis://127.0.0.1:6379/0", PANTHEON_HOST=address, PANTHEON_PORT="8000"),
+            )
         start("proxy", ["haproxy", "-db", "-f", str(TMP / "haproxy.cfg")])
         seen["proxy_healthy"] = until(lambda: status(f"{PROXY}/proxy/health") == 200, 60)
 
@@ -78,6 +81,7 @@ def main() -> None:
             for _ in range(6):
                 status(f"{PROXY}/health/live")
             return all(served(address) > 0 for address in APIS.values())
+
         seen["both_served"] = until(both_serve, 40)
         seen["metrics_through_proxy"] = status(f"{PROXY}/metrics")
         seen["ready_through_proxy"] = status(f"{PROXY}/health/ready")

@@ -35,20 +35,108 @@ CONDITIONS = {"service_started", "service_healthy", "service_completed_successfu
 # The keys the Compose Specification allows (docker compose refuses others; it cannot run here, so a
 # misspelt key -- `depend_on`, `healtcheck` -- would otherwise pass unnoticed). Extensions are `x-*`.
 TOP_KEYS = {"version", "name", "include", "services", "networks", "volumes", "configs", "secrets", "models"}
-SERVICE_KEYS = set("""annotations attach blkio_config build cap_add cap_drop cgroup cgroup_parent command configs
-    container_name cpu_count cpu_percent cpu_period cpu_quota cpu_rt_period cpu_rt_runtime cpu_shares cpus cpuset
-    credential_spec depends_on deploy develop device_cgroup_rules devices dns dns_opt dns_search domainname
-    driver_opts entrypoint env_file environment expose extends external_links extra_hosts gpus group_add
-    healthcheck hostname image init ipc isolation labels label_file links logging mac_address mem_limit
-    mem_reservation mem_swappiness memswap_limit models network_mode networks oom_kill_disable oom_score_adj pid
-    pids_limit platform ports post_start pre_stop privileged profiles provider pull_policy read_only restart
-    runtime scale secrets security_opt shm_size stdin_open stop_grace_period stop_signal storage_opt sysctls tmpfs
-    tty ulimits use_api_socket user userns_mode uts volumes volumes_from working_dir""".split())
+SERVICE_KEYS = set(
+    [
+        "annotations",
+        "attach",
+        "blkio_config",
+        "build",
+        "cap_add",
+        "cap_drop",
+        "cgroup",
+        "cgroup_parent",
+        "command",
+        "configs",
+        "container_name",
+        "cpu_count",
+        "cpu_percent",
+        "cpu_period",
+        "cpu_quota",
+        "cpu_rt_period",
+        "cpu_rt_runtime",
+        "cpu_shares",
+        "cpus",
+        "cpuset",
+        "credential_spec",
+        "depends_on",
+        "deploy",
+        "develop",
+        "device_cgroup_rules",
+        "devices",
+        "dns",
+        "dns_opt",
+        "dns_search",
+        "domainname",
+        "driver_opts",
+        "entrypoint",
+        "env_file",
+        "environment",
+        "expose",
+        "extends",
+        "external_links",
+        "extra_hosts",
+        "gpus",
+        "group_add",
+        "healthcheck",
+        "hostname",
+        "image",
+        "init",
+        "ipc",
+        "isolation",
+        "labels",
+        "label_file",
+        "links",
+        "logging",
+        "mac_address",
+        "mem_limit",
+        "mem_reservation",
+        "mem_swappiness",
+        "memswap_limit",
+        "models",
+        "network_mode",
+        "networks",
+        "oom_kill_disable",
+        "oom_score_adj",
+        "pid",
+        "pids_limit",
+        "platform",
+        "ports",
+        "post_start",
+        "pre_stop",
+        "privileged",
+        "profiles",
+        "provider",
+        "pull_policy",
+        "read_only",
+        "restart",
+        "runtime",
+        "scale",
+        "secrets",
+        "security_opt",
+        "shm_size",
+        "stdin_open",
+        "stop_grace_period",
+        "stop_signal",
+        "storage_opt",
+        "sysctls",
+        "tmpfs",
+        "tty",
+        "ulimits",
+        "use_api_socket",
+        "user",
+        "userns_mode",
+        "uts",
+        "volumes",
+        "volumes_from",
+        "working_dir",
+    ]
+)
 HEALTHCHECK_KEYS = {"test", "interval", "timeout", "retries", "start_period", "start_interval", "disable"}
 DEPENDS_KEYS = {"condition", "restart", "required"}
 
 
 # --- reading a compose file ------------------------------------------------------------------
+
 
 def is_project(service: dict) -> bool:
     """A process of the project's image (deploy/Dockerfile)."""
@@ -91,7 +179,7 @@ def mounts(service: dict, base: Path) -> dict[str, Path]:
     """Files bound into the container: container path -> host path (relative ones from `base`)."""
     found = {}
     for volume in service.get("volumes") or []:
-        source, target = (volume.split(":")[:2] if isinstance(volume, str) else (volume["source"], volume["target"]))
+        source, target = volume.split(":")[:2] if isinstance(volume, str) else (volume["source"], volume["target"])
         if source.startswith((".", "/")):
             found[target] = (base / source).resolve()
     return found
@@ -127,8 +215,11 @@ def value_problem(name: str, value: str) -> str | None:
         setting.parse(value)
     except ValueError as error:
         return f"not a valid {name}: {value!r} ({error})"
-    if name in URL_SETTINGS and value and (urlparse(value).scheme not in ("redis", "rediss")
-                                           or not urlparse(value).hostname):
+    if (
+        name in URL_SETTINGS
+        and value
+        and (urlparse(value).scheme not in ("redis", "rediss") or not urlparse(value).hostname)
+    ):
         return f"{name} is not a redis:// URL: {value!r}"
     if name == "PANTHEON_TRUSTED_PROXIES":
         for item in setting.parse(value):
@@ -145,6 +236,7 @@ def url_host(env: dict[str, str | None], name: str) -> str | None:
 
 # --- the checks ------------------------------------------------------------------------------
 
+
 def project_problems(name: str, service: dict, services: dict) -> list[str]:
     """The command, health check and environment of one process of the project's image."""
     problems: list[str] = []
@@ -153,7 +245,7 @@ def project_problems(name: str, service: dict, services: dict) -> list[str]:
     roles.add(role)
     check = health_argv(service)
     if check and "pantheon" in check:
-        roles.add(pantheon_role(check[check.index("pantheon"):], f"{name}: healthcheck", problems))
+        roles.add(pantheon_role(check[check.index("pantheon") :], f"{name}: healthcheck", problems))
     roles.discard(None)
     env = environment(service)
     for var, value in env.items():
@@ -179,8 +271,9 @@ def unknown_keys(where: str, found, allowed: set[str]) -> list[str]:
 
 
 def service_problems(name: str, service: dict, services: dict) -> list[str]:
-    problems = unknown_keys(name, service, SERVICE_KEYS) + unknown_keys(f"{name}: healthcheck",
-                                                                        service.get("healthcheck"), HEALTHCHECK_KEYS)
+    problems = unknown_keys(name, service, SERVICE_KEYS) + unknown_keys(
+        f"{name}: healthcheck", service.get("healthcheck"), HEALTHCHECK_KEYS
+    )
     if isinstance(service.get("depends_on"), dict):
         for dep, spec in service["depends_on"].items():
             problems += unknown_keys(f"{name}: depends_on {dep}", spec, DEPENDS_KEYS)
@@ -216,7 +309,9 @@ def cluster_problems(services: dict, base: Path) -> list[str]:
     """A cluster file: 6 nodes made into 3 masters + 3 replicas by a one-shot; REDIS_URL at a node,
     PANTHEON_QUEUE_URL at a plain Redis; the roles wait for the cluster."""
     config = {n: config_of(s, base) for n, s in services.items() if str(s.get("image", "")).startswith("redis")}
-    nodes = {n for n, text in config.items() if re.search(r"^\s*cluster-enabled\s+yes|--cluster-enabled yes", text, re.M)}
+    nodes = {
+        n for n, text in config.items() if re.search(r"^\s*cluster-enabled\s+yes|--cluster-enabled yes", text, re.M)
+    }
     if not nodes:
         return []
     problems = []
@@ -224,7 +319,9 @@ def cluster_problems(services: dict, base: Path) -> list[str]:
         problems.append(f"{len(nodes)} cluster nodes, not 6 (3 masters + 3 replicas)")
     for node in sorted(nodes):
         words = argv(services[node]["command"])
-        announced = words[words.index("--cluster-announce-hostname") + 1] if "--cluster-announce-hostname" in words else None
+        announced = (
+            words[words.index("--cluster-announce-hostname") + 1] if "--cluster-announce-hostname" in words else None
+        )
         if announced != node:
             problems.append(f"{node}: announces {announced!r}, not its service name")
     creators = [n for n, s in services.items() if "--cluster create" in " ".join(argv(s.get("command") or []))]
@@ -246,8 +343,10 @@ def cluster_problems(services: dict, base: Path) -> list[str]:
         if url_host(env, "REDIS_URL") not in nodes:
             problems.append(f"{name}: REDIS_URL names {url_host(env, 'REDIS_URL')!r}, no cluster node")
         if url_host(env, "PANTHEON_QUEUE_URL") not in plain:
-            problems.append(f"{name}: PANTHEON_QUEUE_URL names {url_host(env, 'PANTHEON_QUEUE_URL')!r}, "
-                            "not a plain Redis (RQ cannot use a cluster)")
+            problems.append(
+                f"{name}: PANTHEON_QUEUE_URL names {url_host(env, 'PANTHEON_QUEUE_URL')!r}, "
+                "not a plain Redis (RQ cannot use a cluster)"
+            )
         if any(depends_on(service).get(c) != "service_completed_successfully" for c in creators):
             problems.append(f"{name}: does not wait for the cluster to be made")
     return problems
@@ -278,8 +377,10 @@ def proxy_problems(services: dict, base: Path) -> list[str]:
         networks = proxy.get("networks") if isinstance(proxy.get("networks"), dict) else {}
         fixed = {(spec or {}).get("ipv4_address") for spec in networks.values()}
         if not trusted <= fixed:  # only the proxy's X-Forwarded-For is to be believed
-            problems.append(f"{name}: the API processes trust {sorted(map(str, trusted))}, "
-                            f"the proxy is at {sorted(map(str, fixed))}")
+            problems.append(
+                f"{name}: the API processes trust {sorted(map(str, trusted))}, "
+                f"the proxy is at {sorted(map(str, fixed))}"
+            )
     return problems
 
 
@@ -297,6 +398,7 @@ def problems(path: Path) -> list[str]:
 
 # --- the files as they are -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", FILES)
 def test_every_command_flag_variable_and_dependency_is_one_the_code_accepts(name):
     assert problems(DEPLOY / name) == []
@@ -310,9 +412,13 @@ def test_the_cluster_file_runs_the_whole_topology():
     services = yaml.safe_load((DEPLOY / "compose.cluster.yaml").read_text())["services"]
     roles = [argv(s["command"])[1] for s in services.values() if is_project(s)]
     assert roles.count("api") == 2
-    replicas = {argv(s["command"])[1]: s.get("deploy", {}).get("replicas", 1) for s in services.values() if is_project(s)}
+    replicas = {
+        argv(s["command"])[1]: s.get("deploy", {}).get("replicas", 1) for s in services.values() if is_project(s)
+    }
     assert replicas["projector"] >= 2 and replicas["worker"] >= 2
-    assert sum(1 for s in services.values() if str(s.get("image", "")).startswith("redis")) == 8  # 6 nodes, create, queue
+    assert (
+        sum(1 for s in services.values() if str(s.get("image", "")).startswith("redis")) == 8
+    )  # 6 nodes, create, queue
     volumes = yaml.safe_load((DEPLOY / "compose.cluster.yaml").read_text())["volumes"]
     assert "archive" in volumes  # the game archive's volume, waiting for its role
 
@@ -327,8 +433,11 @@ def test_the_single_redis_file_still_runs_every_role_against_one_redis():
 
 @pytest.mark.parametrize("name", FILES)
 def test_yamllint_passes(name):
-    done = subprocess.run([sys.executable, "-m", "yamllint", "-c", str(ROOT / ".yamllint.yaml"), "-f", "parsable",
-                           str(DEPLOY / name)], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "yamllint", "-c", str(ROOT / ".yamllint.yaml"), "-f", "parsable", str(DEPLOY / name)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -345,12 +454,14 @@ def _compose_plugin() -> str | None:
 def test_docker_compose_reads_the_file(name):
     if (why := _compose_plugin()) is not None:
         pytest.skip(why)
-    done = subprocess.run(["docker", "compose", "-f", str(DEPLOY / name), "config", "-q"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["docker", "compose", "-f", str(DEPLOY / name), "config", "-q"], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
 
 
 # --- the checker can fail: mistakes planted in copies ----------------------------------------
+
 
 def planted(tmp_path: Path, name: str, old: str, new: str, count: int = 1, file: str | None = None) -> list[str]:
     """The problems of a copy of deploy/ in which `old` became `new` in `file` (default: `name`)."""
@@ -363,73 +474,108 @@ def planted(tmp_path: Path, name: str, old: str, new: str, count: int = 1, file:
     return problems(copy / name)
 
 
-@pytest.mark.parametrize(("name", "old", "new", "expected"), [
-    ("compose.cluster.yaml", '["pantheon", "projector"]', '["pantheon", "projector", "--bacth", "64"]', "--bacth"),
-    ("compose.yaml", '["pantheon", "projector"]', '["pantheon", "projector", "--batch", "many"]', "--batch"),
-    ("compose.cluster.yaml", '["pantheon", "worker"]', '["pantheon", "wroker"]', "wroker"),
-    ("compose.yaml", '["pantheon", "worker"]', '["pantheon", "worker", "--port", "80"]', "--port"),  # HTTP only
-    ("compose.cluster.yaml", '"pantheon", "alive", "projector"', '"pantheon", "alive", "projecter"', "projecter"),
-    ("compose.cluster.yaml", '["pantheon", "api"]', '["python", "-m", "service.cli", "api"]', "not the `pantheon`"),
-])
+@pytest.mark.parametrize(
+    ("name", "old", "new", "expected"),
+    [
+        ("compose.cluster.yaml", '["pantheon", "projector"]', '["pantheon", "projector", "--bacth", "64"]', "--bacth"),
+        ("compose.yaml", '["pantheon", "projector"]', '["pantheon", "projector", "--batch", "many"]', "--batch"),
+        ("compose.cluster.yaml", '["pantheon", "worker"]', '["pantheon", "wroker"]', "wroker"),
+        ("compose.yaml", '["pantheon", "worker"]', '["pantheon", "worker", "--port", "80"]', "--port"),  # HTTP only
+        ("compose.cluster.yaml", '"pantheon", "alive", "projector"', '"pantheon", "alive", "projecter"', "projecter"),
+        ("compose.cluster.yaml", '["pantheon", "api"]', '["python", "-m", "service.cli", "api"]', "not the `pantheon`"),
+    ],
+)
 def test_a_command_the_cli_refuses_is_reported(tmp_path, name, old, new, expected):
     found = planted(tmp_path, name, old, new)
     assert any(expected in p for p in found), found
 
 
-@pytest.mark.parametrize(("old", "new", "expected"), [
-    ('PANTHEON_PORT: "8000"', 'PANTHEON_PORTT: "8000"', "PANTHEON_PORTT is no setting"),
-    ('PANTHEON_FEED_PARTITIONS: "16"', 'PANTHEON_FEED_PARTITIONS: "sixteen"', "not a valid PANTHEON_FEED_PARTITIONS"),
-    ("PANTHEON_TRUSTED_PROXIES: 172.28.77.5", "PANTHEON_TRUSTED_PROXIES: the-proxy", "not an address or network"),
-    ("PANTHEON_QUEUE_URL: redis://queue:6379/0", "PANTHEON_QUEUE_URL: queue:6379", "not a redis:// URL"),
-    ("PANTHEON_QUEUE_URL: redis://queue:6379/0", "PANTHEON_QUEUE_URL: redis://redis-2:6379/0", "not a plain Redis"),
-    ("REDIS_URL: redis://redis-1:6379/0", "REDIS_URL: redis://queue:6379/0", "no cluster node"),
-    ("REDIS_URL: redis://redis-1:6379/0", "REDIS_URL: redis://redis-9:6379/0", "no service of this file"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ('PANTHEON_PORT: "8000"', 'PANTHEON_PORTT: "8000"', "PANTHEON_PORTT is no setting"),
+        (
+            'PANTHEON_FEED_PARTITIONS: "16"',
+            'PANTHEON_FEED_PARTITIONS: "sixteen"',
+            "not a valid PANTHEON_FEED_PARTITIONS",
+        ),
+        ("PANTHEON_TRUSTED_PROXIES: 172.28.77.5", "PANTHEON_TRUSTED_PROXIES: the-proxy", "not an address or network"),
+        ("PANTHEON_QUEUE_URL: redis://queue:6379/0", "PANTHEON_QUEUE_URL: queue:6379", "not a redis:// URL"),
+        ("PANTHEON_QUEUE_URL: redis://queue:6379/0", "PANTHEON_QUEUE_URL: redis://redis-2:6379/0", "not a plain Redis"),
+        ("REDIS_URL: redis://redis-1:6379/0", "REDIS_URL: redis://queue:6379/0", "no cluster node"),
+        ("REDIS_URL: redis://redis-1:6379/0", "REDIS_URL: redis://redis-9:6379/0", "no service of this file"),
+    ],
+)
 def test_a_variable_the_cli_does_not_know_or_cannot_read_is_reported(tmp_path, old, new, expected):
     found = planted(tmp_path, "compose.cluster.yaml", old, new)
     assert any(expected in p for p in found), found
 
 
 def test_a_variable_of_another_role_is_reported(tmp_path):
-    found = planted(tmp_path, "compose.yaml", "      REDIS_URL: redis://redis:6379/0\n    depends_on: {redis: {condition: "
-                    "service_healthy}}\n    deploy: {replicas: 2}\n    restart: unless-stopped\n    healthcheck:  # alive: registered",
-                    "      REDIS_URL: redis://redis:6379/0\n      PANTHEON_PORT: \"8001\"\n    depends_on: {redis: {condition: "
-                    "service_healthy}}\n    deploy: {replicas: 2}\n    restart: unless-stopped\n    healthcheck:  # alive: registered")
+    found = planted(
+        tmp_path,
+        "compose.yaml",
+        "      REDIS_URL: redis://redis:6379/0\n    depends_on: {redis: {condition: "
+        "service_healthy}}\n    deploy: {replicas: 2}\n    restart: unless-stopped\n    healthcheck:  # alive: registered",
+        '      REDIS_URL: redis://redis:6379/0\n      PANTHEON_PORT: "8001"\n    depends_on: {redis: {condition: '
+        "service_healthy}}\n    deploy: {replicas: 2}\n    restart: unless-stopped\n    healthcheck:  # alive: registered",
+    )
     assert any(p.startswith("worker: PANTHEON_PORT is read by") for p in found), found
 
 
-@pytest.mark.parametrize(("old", "new", "expected"), [
-    ("cluster-create: {condition: service_completed_successfully}", "cluster-make: {condition: "
-     "service_completed_successfully}", "depends on 'cluster-make'"),
-    ("queue: {condition: service_healthy}", "queue: {condition: service_ready}", "unknown condition"),
-    ('"--cluster-announce-hostname", "redis-3"', '"--cluster-announce-hostname", "redis-03"', "redis-3: announces"),
-    ("--cluster-replicas 1", "--cluster-replicas 0", "not one replica per master"),
-    ('test: ["CMD", "pantheon", "alive", "worker"]', 'test: ["NONE"]', "worker: no healthcheck"),
-    ("    deploy: {replicas: 2}\n    healthcheck:  # registered", "    deploy: {replicas: 2}\n    healtcheck:  # registered",
-     "worker: unknown key 'healtcheck'"),
-    ("      interval: 15s", "      intervall: 15s", "projector: healthcheck: unknown key 'intervall'"),
-    ("\nvolumes:\n", "\nvolume:\n", "unknown key 'volume'"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "cluster-create: {condition: service_completed_successfully}",
+            "cluster-make: {condition: service_completed_successfully}",
+            "depends on 'cluster-make'",
+        ),
+        ("queue: {condition: service_healthy}", "queue: {condition: service_ready}", "unknown condition"),
+        ('"--cluster-announce-hostname", "redis-3"', '"--cluster-announce-hostname", "redis-03"', "redis-3: announces"),
+        ("--cluster-replicas 1", "--cluster-replicas 0", "not one replica per master"),
+        ('test: ["CMD", "pantheon", "alive", "worker"]', 'test: ["NONE"]', "worker: no healthcheck"),
+        (
+            "    deploy: {replicas: 2}\n    healthcheck:  # registered",
+            "    deploy: {replicas: 2}\n    healtcheck:  # registered",
+            "worker: unknown key 'healtcheck'",
+        ),
+        ("      interval: 15s", "      intervall: 15s", "projector: healthcheck: unknown key 'intervall'"),
+        ("\nvolumes:\n", "\nvolume:\n", "unknown key 'volume'"),
+    ],
+)
 def test_a_broken_dependency_cluster_or_health_check_is_reported(tmp_path, old, new, expected):
     found = planted(tmp_path, "compose.cluster.yaml", old, new)
     assert any(expected in p for p in found), found
 
 
 def test_a_proxy_that_sends_elsewhere_than_the_api_processes_is_reported(tmp_path):
-    found = planted(tmp_path, "compose.cluster.yaml", "server api-2 api-2:8000", "server api-2 worker:8000",
-                    file="haproxy.cfg")
+    found = planted(
+        tmp_path, "compose.cluster.yaml", "server api-2 api-2:8000", "server api-2 worker:8000", file="haproxy.cfg"
+    )
     assert any("proxy: sends to ['api-1', 'worker']" in p for p in found), found
-    found = planted(tmp_path / "port", "compose.cluster.yaml", "server api-1 api-1:8000", "server api-1 api-1:8080",
-                    file="haproxy.cfg")
+    found = planted(
+        tmp_path / "port",
+        "compose.cluster.yaml",
+        "server api-1 api-1:8000",
+        "server api-1 api-1:8080",
+        file="haproxy.cfg",
+    )
     assert any("api-1:8080" in p for p in found), found
 
 
-@pytest.mark.parametrize(("old", "new", "expected"), [
-    ("PANTHEON_TRUSTED_PROXIES: 172.28.77.5", "PANTHEON_TRUSTED_PROXIES: 172.28.77.6", "the API processes trust"),
-    ("  api-1: *api", '  api-1: {<<: *api, ports: ["8001:8000"]}', "api-1: publishes a port past the proxy"),
-    ('ports: ["8000:8000"]\n    networks: {pantheon: {ipv4_address: 172.28.77.5}}',
-     'ports: ["8080:8080"]\n    networks: {pantheon: {ipv4_address: 172.28.77.5}}', "proxy: publishes ['8080']"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("PANTHEON_TRUSTED_PROXIES: 172.28.77.5", "PANTHEON_TRUSTED_PROXIES: 172.28.77.6", "the API processes trust"),
+        ("  api-1: *api", '  api-1: {<<: *api, ports: ["8001:8000"]}', "api-1: publishes a port past the proxy"),
+        (
+            'ports: ["8000:8000"]\n    networks: {pantheon: {ipv4_address: 172.28.77.5}}',
+            'ports: ["8080:8080"]\n    networks: {pantheon: {ipv4_address: 172.28.77.5}}',
+            "proxy: publishes ['8080']",
+        ),
+    ],
+)
 def test_a_proxy_bypassed_or_trusted_wrongly_is_reported(tmp_path, old, new, expected):
     found = planted(tmp_path, "compose.cluster.yaml", old, new)
     assert any(expected in p for p in found), found

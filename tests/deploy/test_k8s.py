@@ -24,8 +24,12 @@ def documents(path: Path) -> list[dict]:
 
 def manifests() -> dict[str, dict]:
     """Every resource, by `kind/name`."""
-    return {f"{d['kind']}/{d['metadata']['name']}": d for p in sorted(K8S.glob("*.yaml"))
-            if p.name != "kustomization.yaml" for d in documents(p)}
+    return {
+        f"{d['kind']}/{d['metadata']['name']}": d
+        for p in sorted(K8S.glob("*.yaml"))
+        if p.name != "kustomization.yaml"
+        for d in documents(p)
+    }
 
 
 @pytest.mark.parametrize("path", sorted(p.name for p in K8S.glob("*.yaml") if p.name != "kustomization.yaml"))
@@ -49,24 +53,37 @@ def test_the_kustomization_lists_every_manifest_but_the_secret_example():
 
 
 def test_yamllint_passes_on_deploy():
-    done = subprocess.run([sys.executable, "-m", "yamllint", "-c", str(ROOT / ".yamllint.yaml"), "-f", "parsable",
-                           str(ROOT / "deploy")], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "yamllint", "-c", str(ROOT / ".yamllint.yaml"), "-f", "parsable", str(ROOT / "deploy")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_every_role_has_probes_resources_and_a_disruption_budget():
     found = manifests()
     deployments = {n: d for n, d in found.items() if d["kind"] in ("Deployment", "StatefulSet")}
-    assert {"Deployment/api", "Deployment/projector", "Deployment/worker", "StatefulSet/redis-cluster",
-            "Deployment/redis-queue"} <= set(deployments)
+    assert {
+        "Deployment/api",
+        "Deployment/projector",
+        "Deployment/worker",
+        "StatefulSet/redis-cluster",
+        "Deployment/redis-queue",
+    } <= set(deployments)
     for name, d in deployments.items():
         for container in d["spec"]["template"]["spec"]["containers"]:
             assert "livenessProbe" in container, name
             assert container["resources"]["requests"] and container["resources"]["limits"]["memory"], name
-    assert found["Deployment/api"]["spec"]["template"]["spec"]["containers"][0]["readinessProbe"]["httpGet"][
-        "path"] == "/health/ready"
-    budgets = {tuple(sorted(d["spec"]["selector"]["matchLabels"].items())) for d in found.values()
-               if d["kind"] == "PodDisruptionBudget"}
+    assert (
+        found["Deployment/api"]["spec"]["template"]["spec"]["containers"][0]["readinessProbe"]["httpGet"]["path"]
+        == "/health/ready"
+    )
+    budgets = {
+        tuple(sorted(d["spec"]["selector"]["matchLabels"].items()))
+        for d in found.values()
+        if d["kind"] == "PodDisruptionBudget"
+    }
     for name in ("Deployment/api", "Deployment/projector", "Deployment/worker", "StatefulSet/redis-cluster"):
         assert tuple(sorted(deployments[name]["spec"]["selector"]["matchLabels"].items())) in budgets, name
     hpa = found["HorizontalPodAutoscaler/api"]["spec"]
@@ -76,8 +93,9 @@ def test_every_role_has_probes_resources_and_a_disruption_budget():
 def test_roles_run_commands_the_cli_has_and_settings_the_code_reads():
     from service.cli.commands import parser
 
-    read = set(re.findall(r"PANTHEON_[A-Z0-9_]+|REDIS_URL", "".join(
-        p.read_text() for p in (ROOT / "service").rglob("*.py"))))
+    read = set(
+        re.findall(r"PANTHEON_[A-Z0-9_]+|REDIS_URL", "".join(p.read_text() for p in (ROOT / "service").rglob("*.py")))
+    )
     config = manifests()["ConfigMap/pantheon-config"]["data"]
     assert set(config) <= read, set(config) - read
     secret = manifests()["Secret/pantheon-secret"]["stringData"]
@@ -100,3 +118,18 @@ def test_the_api_and_the_archiver_mount_one_read_write_many_archive():
         pod = found[name]["spec"]["template"]["spec"]
         assert {"name": "archive", "persistentVolumeClaim": {"claimName": "archive"}} in pod["volumes"], name
         assert any(m["mountPath"] == mount for m in pod["containers"][0]["volumeMounts"]), name
+
+
+def test_only_the_event_stores_masters_refuse_writes_without_a_replica():
+    """min-replicas-to-write on the cluster's nodes (defence in depth behind WAIT), never on the queue
+    nor on the single Redis of compose.yaml (deploy/redis.conf, which the cluster's conf includes)."""
+    found = manifests()
+
+    def server_args(name: str) -> str:
+        container = found[name]["spec"]["template"]["spec"]["containers"][0]
+        return " ".join(container.get("command", []) + container.get("args", []))
+
+    assert "--min-replicas-to-write 1" in server_args("StatefulSet/redis-cluster")
+    assert "min-replicas" not in server_args("Deployment/redis-queue")
+    assert re.search(r"^min-replicas-to-write 1$", (ROOT / "deploy" / "redis-cluster.conf").read_text(), re.M)
+    assert "min-replicas" not in (ROOT / "deploy" / "redis.conf").read_text()

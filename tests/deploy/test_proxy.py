@@ -29,12 +29,17 @@ def _why_not() -> str | None:
     return None
 
 
+@pytest.mark.long
 def test_the_proxy_spreads_over_the_api_processes_and_survives_one_dying(tmp_path):
     if (why := _why_not()) is not None:
         pytest.skip(why)
     (tmp_path / "hosts").write_text("127.0.0.1 localhost\n127.0.0.21 api-1\n127.0.0.22 api-2\n")
-    done = subprocess.run(["unshare", "-mn", sys.executable, str(Path(__file__).with_name("proxy_driver.py")),
-                           str(tmp_path), str(ROOT)], capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        ["unshare", "-mn", sys.executable, str(Path(__file__).with_name("proxy_driver.py")), str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     logs = {p.name: p.read_text()[-1500:] for p in tmp_path.glob("*.log")}
     assert done.returncode == 0, (done.stdout, done.stderr[-3000:], logs)
     seen = json.loads(done.stdout.strip().splitlines()[-1])

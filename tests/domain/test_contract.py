@@ -12,6 +12,7 @@ import pytest
 
 from domain import games
 from domain.kernel import step
+from projections.registry import score_view
 
 
 def _structs(tp) -> set[type]:
@@ -33,7 +34,7 @@ def test_wire_commands_carry_no_seat_no_create_game_and_the_games_name(kind):
     members = typing.get_args(contract.command)
     assert members and all("seat" not in s.__struct_fields__ for s in members)
     assert "create_game" not in [s.__struct_config__.tag for s in members]
-    for tp in (contract.command, contract.event, contract.view, contract.score, contract.blocks):
+    for tp in (contract.command, contract.event, contract.view, contract.blocks, score_view(kind)):
         assert all(s.__name__.startswith(contract.name) for s in _structs(tp)), tp
 
 
@@ -43,8 +44,9 @@ def test_every_seat_command_of_random_games_goes_to_the_wire_and_back_unchanged(
     rnd, checked = random.Random(4), 0
     for seed in range(3):
         options = game.random_options(rnd.choice(game.players), rnd)
-        state, _ = step(game.decider, game.decider.initial_state(), game.create_command(msgspec.to_builtins(options)),
-                        _Rng(seed))
+        state, _ = step(
+            game.decider, game.decider.initial_state(), game.create_command(msgspec.to_builtins(options)), _Rng(seed)
+        )
         for _ in range(150):
             awaited = game.decider.awaited(state)
             if awaited is None:

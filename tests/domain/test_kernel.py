@@ -1,12 +1,26 @@
 """The kernel is game-agnostic: a toy game plugs into it without touching Pantheon."""
 
 import dataclasses
+import typing
 from dataclasses import dataclass
 
+import msgspec
 import pytest
 
+from domain import games
 from domain.choices import Choice, ChoiceList, Menu, branch, follow, leaf
-from domain.kernel import Awaiting, Decider, DomainError, fold, step
+from domain.kernel import (
+    PLATFORM_TYPES,
+    Awaiting,
+    Decider,
+    DomainError,
+    SeatReissued,
+    evolve,
+    fold,
+    logged_event_type,
+    redact,
+    step,
+)
 from domain.rng import SeededRng, commitment
 
 
@@ -36,11 +50,19 @@ def _evolve(state, event):
 
 
 TOY = Decider(
-    kind="toy", initial_state=lambda: {"totals": [0, 0], "turn": 0}, decide=_decide, evolve=_evolve,
-    awaited=lambda s: Awaiting(s["turn"], "add"), legal_options=lambda s, seat: {"amount": [1, 2]},
-    public_view=lambda s: s, seat_view=lambda s, seat: s, redact=lambda e, viewer: e,
-    is_terminal=lambda s: max(s["totals"]) >= 10, outcome=lambda s: s["totals"],
-    command_type=Add, event_type=Added,
+    kind="toy",
+    initial_state=lambda: {"totals": [0, 0], "turn": 0},
+    decide=_decide,
+    evolve=_evolve,
+    awaited=lambda s: Awaiting(s["turn"], "add"),
+    legal_options=lambda s, seat: {"amount": [1, 2]},
+    public_view=lambda s: s,
+    seat_view=lambda s, seat: s,
+    redact=lambda e, viewer: e,
+    is_terminal=lambda s: max(s["totals"]) >= 10,
+    outcome=lambda s: s["totals"],
+    command_type=Add,
+    event_type=Added,
 )
 
 
@@ -54,6 +76,27 @@ def test_a_second_game_uses_the_same_kernel_and_replays_without_chance():
     with pytest.raises(DomainError) as refused:
         TOY.decide(state, Add(seat=1, amount=1), rng)
     assert refused.value.code == "not_your_turn"
+
+
+def test_every_fold_passes_over_the_platforms_events_which_every_viewer_sees_whole():
+    rng, state, history = SeededRng(b"toy"), TOY.initial_state(), []
+    for seat in (0, 1, 0):
+        state, events = step(TOY, state, Add(seat=seat, amount=2), rng)
+        history += [*events, SeatReissued(seat=seat)]
+    assert fold(TOY, history) == state
+    assert evolve(TOY, state, SeatReissued(seat=1)) is state
+    assert redact(TOY, SeatReissued(seat=1), 0) == redact(TOY, SeatReissued(seat=1), None) == SeatReissued(seat=1)
+
+
+@pytest.mark.parametrize("kind", games.kinds())
+def test_no_games_event_has_a_platform_events_tag_and_its_log_decodes_both(kind):
+    game = games.get(kind)
+    tags = {t.__struct_config__.tag for t in typing.get_args(game.decider.event_type)}
+    assert "game_created" in tags and not tags & PLATFORM_TYPES
+    decoder = msgspec.msgpack.Decoder(logged_event_type(game.decider))
+    created = game.decider.decide(None, game.create_command({"players": game.players[0]}), SeededRng(b"k"))
+    assert decoder.decode(msgspec.msgpack.encode(SeatReissued(seat=2))) == SeatReissued(seat=2)
+    assert [decoder.decode(msgspec.msgpack.encode(e)) for e in created] == created
 
 
 def test_the_seeded_rng_is_deterministic_uniform_and_bound_to_its_context():
@@ -80,15 +123,22 @@ def test_each_draw_reads_the_hmac_sha256_of_the_seed_context_and_draw_index(seed
 
 def _toy_choices(state, seat, path):
     amounts = [leaf(f"add:{n}", f"Add {n}", Add(seat=seat, amount=n), amount=n) for n in (1, 2)]
-    return follow("add", Menu("How much do you add?", [branch("add", "Add something", lambda: Menu("How much?", amounts))]), path)
+    return follow(
+        "add", Menu("How much do you add?", [branch("add", "Add something", lambda: Menu("How much?", amounts))]), path
+    )
 
 
 def test_a_second_game_can_offer_a_choice_tree_with_the_same_types():
     toy = dataclasses.replace(TOY, choices=_toy_choices)
     leaves = toy.choices(toy.initial_state(), 0, ("add",))
-    assert leaves == ChoiceList(decision="add", prompt="How much?", choices=[
-        Choice(key="add:1", label="Add 1", command=Add(seat=0, amount=1), refers={"amount": 1}),
-        Choice(key="add:2", label="Add 2", command=Add(seat=0, amount=2), refers={"amount": 2})])
+    assert leaves == ChoiceList(
+        decision="add",
+        prompt="How much?",
+        choices=[
+            Choice(key="add:1", label="Add 1", command=Add(seat=0, amount=1), refers={"amount": 1}),
+            Choice(key="add:2", label="Add 2", command=Add(seat=0, amount=2), refers={"amount": 2}),
+        ],
+    )
     assert toy.decide(toy.initial_state(), leaves.choices[1].command, SeededRng(b"toy"))
     with pytest.raises(DomainError) as refused:
         toy.choices(toy.initial_state(), 0, ("add", "add:3"))

@@ -6,8 +6,22 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-FORBIDDEN = {"service", "redis", "rq", "litestar", "time", "datetime", "socket", "urllib", "logging",
-             "asyncio", "threading", "subprocess", "secrets", "uuid"}
+FORBIDDEN = {
+    "service",
+    "redis",
+    "rq",
+    "litestar",
+    "time",
+    "datetime",
+    "socket",
+    "urllib",
+    "logging",
+    "asyncio",
+    "threading",
+    "subprocess",
+    "secrets",
+    "uuid",
+}
 GLOBAL_RANDOM = {"random", "choice", "choices", "randint", "randrange", "shuffle", "sample", "uniform", "seed"}
 
 
@@ -32,6 +46,9 @@ def test_core_modules_import_nothing_impure(path):
 
 def test_the_purity_check_would_catch_an_impure_import(tmp_path):
     bad = ast.parse("import redis\nfrom service.cli import main\nrandom.shuffle(x)\n")
-    imported = {n.names[0].name if isinstance(n, ast.Import) else n.module for n in ast.walk(bad)
-                if isinstance(n, (ast.Import, ast.ImportFrom))}
+    imported = {
+        n.names[0].name if isinstance(n, ast.Import) else n.module
+        for n in ast.walk(bad)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+    }
     assert {m.split(".")[0] for m in imported} & FORBIDDEN == {"redis", "service"}

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from service.store.connection import connect
 from service.store.streams import EventStore
@@ -22,14 +23,30 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = needs_redis_server
 
 
+@pytest.mark.long
 def test_the_example_client_plays_a_game_against_the_ai_through_redis_faults_and_every_move_counts_once():
     with private_server() as server, live_api(server.url, "example", PANTHEON_REDIS_TIMEOUT_S="0.5") as base:
-        env = dict(os.environ, REDIS_URL=server.url, PANTHEON_PREFIX="example", PANTHEON_FEED_PARTITIONS="4",
-                   PANTHEON_AI_LEASE_S="3", PANTHEON_AI_SWEEP_S="0.5")
-        worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        client = subprocess.Popen([sys.executable, "examples/play_vs_ai.py", "--url", base, "--auto", "--seed", "3",
-                                   "--ai", "random"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        env = dict(
+            os.environ,
+            REDIS_URL=server.url,
+            PANTHEON_PREFIX="example",
+            PANTHEON_FEED_PARTITIONS="4",
+            PANTHEON_AI_LEASE_S="3",
+            PANTHEON_AI_SWEEP_S="0.5",
+        )
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "worker"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = subprocess.Popen(
+            [sys.executable, "examples/play_vs_ai.py", "--url", base, "--auto", "--seed", "3", "--ai", "random"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         stop = threading.Event()
 
         def faults() -> None:  # while the game runs: writes paused, then Redis killed and started again

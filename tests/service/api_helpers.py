@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import random
-from contextlib import asynccontextmanager
+import tempfile
+from collections.abc import Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
+from logging.handlers import BufferingHandler
 
 import httpx
 import msgspec
 
 from domain import games
-from service.config import QuotaSettings
+from service.audit.archiver import Archiver
+from service.audit.cold import Archive
+from service.config import QuotaSettings, Settings
 from service.http.app import create_app
 from service.store.connection import connect
 from service.store.streams import EventStore
@@ -18,6 +26,7 @@ from service.write import GameService
 
 PARTITIONS = 4
 PROBLEM = "application/problem+json"
+YEAR_S = 365 * 24 * 3600
 
 
 @asynccontextmanager
@@ -50,9 +59,29 @@ async def serve(app):
 RELAXED = QuotaSettings(create="10000/minute", commands="10000/second", ai_games=1000, streams=1000)
 
 
+def app_settings(redis_url: str, prefix: str, **options) -> Settings:
+    """The settings of an app under test on this Redis and key prefix: the table's defaults (not this
+    process's environment), an archive directory that stays empty, and `options` (Settings fields)."""
+    defaults = Settings.from_environ({})
+    return replace(
+        defaults,
+        redis_url=redis_url,
+        prefix=prefix,
+        partitions=PARTITIONS,
+        **{"archive_dir": _NO_ARCHIVE.name, "queue_url": QUEUE_URL, **options},
+    )
+
+
+# the plain Redis of RQ's queue when the tests' Redis is a cluster (scripts/test's third pass sets it)
+QUEUE_URL = os.environ.get("PANTHEON_QUEUE_URL") or None
+
+
+_NO_ARCHIVE = tempfile.TemporaryDirectory(prefix="pantheon-no-archive-")  # removed when the tests end
+
+
 def api_client(redis_url: str, prefix: str, **options):
     """A client of an app on this Redis and key prefix."""
-    return serve(create_app(redis_url, prefix, PARTITIONS, **{"quotas": RELAXED, **options}))
+    return serve(create_app(app_settings(redis_url, prefix, **{"quotas": RELAXED, **options})))
 
 
 @asynccontextmanager
@@ -70,12 +99,18 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-async def new_game(client, seats=("human", "human"), kind: str | None = None,
-                   options: dict | None = None) -> tuple[str, str, list[str]]:
-    """Create a game (of the default kind unless told) and claim its human seats: (game, admin
-    token, seat tokens by seat)."""
-    body = {"seats": [{"type": s} for s in seats], **({"kind": kind} if kind else {}),
-            **({"options": options} if options is not None else {})}
+async def new_game(
+    client, seats: tuple[str, ...] | None = None, kind: str | None = None, options: dict | None = None
+) -> tuple[str, str, list[str]]:
+    """Create a game (of the default kind unless told; by default with as few human seats as the game
+    allows) and claim its human seats: (game, admin token, seat tokens by seat)."""
+    if seats is None:
+        seats = ("human",) * min((games.get(kind) if kind else games.default()).players)
+    body = {
+        "seats": [{"type": s} for s in seats],
+        **({"kind": kind} if kind else {}),
+        **({"options": options} if options is not None else {}),
+    }
     created = await client.post("/games", json=body)
     assert created.status_code == 201, created.text
     game = created.json()["game"]
@@ -105,8 +140,9 @@ def wire(command) -> dict:
     return body
 
 
-async def play(client, referee: GameService, game: str, tokens: list[str], seed: int = 1,
-               max_commands: int | None = None) -> int:
+async def play(
+    client, referee: GameService, game: str, tokens: list[str], seed: int = 1, max_commands: int | None = None
+) -> int:
     """Play random legal commands over HTTP, each with its seat's token, until the end (or
     `max_commands`); every one must be accepted. Returns how many were played."""
     rnd, played = random.Random(seed), 0
@@ -115,8 +151,9 @@ async def play(client, referee: GameService, game: str, tokens: list[str], seed:
         if step is None:
             break
         seat, command, version = step
-        answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]),
-                                   params={"expected_version": version})
+        answer = await client.post(
+            f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]), params={"expected_version": version}
+        )
         assert answer.status_code == 201, answer.text
         played += 1
     return played
@@ -144,3 +181,23 @@ def assert_problem(response, status: int, code: str) -> dict:
 
 async def version_of(client, game: str) -> int:
     return (await client.get(f"/games/{game}")).json()["version"]
+
+
+def archiver(redis, prefix: str, directory, *, finished_s: float = 0, abandoned_s: float = YEAR_S) -> Archiver:
+    """An archiver of this test's games into `directory` (finished games at once, abandoned ones after a year)."""
+    archive = Archive(directory)
+    store = EventStore(redis, prefix=prefix, partitions=PARTITIONS, cold=archive)
+    return Archiver(store, archive, finished_s=finished_s, abandoned_s=abandoned_s)
+
+
+@contextmanager
+def logged(name: str, level: int = logging.WARNING) -> Iterator[list[logging.LogRecord]]:
+    """The records logger `name` logs meanwhile, caught by a handler on that logger itself: an app's
+    logging config replaces the root logger's handlers (pytest's caplog among them) when it starts."""
+    handler, logger = BufferingHandler(capacity=10_000), logging.getLogger(name)
+    handler.setLevel(level)
+    logger.addHandler(handler)
+    try:
+        yield handler.buffer
+    finally:
+        logger.removeHandler(handler)

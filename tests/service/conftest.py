@@ -12,6 +12,8 @@ from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService
 
+from .private_redis import local_cluster
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,9 +41,16 @@ def start_projector(env):
     started = []
 
     def start(*args: str) -> subprocess.Popen:
-        started.append(subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "projector", "--block-ms", "100", *args],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
+        started.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "service.cli", "projector", "--block-ms", "100", *args],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+        )
         return started[-1]
 
     yield start
@@ -56,9 +65,5 @@ def own_cluster(tmp_path):
     """A local Redis Cluster of the test's own (scripts/redis-cluster: 3 masters, 3 replicas), for
     tests that fault it or run roles on it: (a node's URL, its directory)."""
     where = tmp_path / "cluster"
-    script = str(ROOT / "scripts" / "redis-cluster")
-    node = subprocess.run([script, "start", str(where)], check=True, capture_output=True, text=True).stdout.strip()
-    try:
+    with local_cluster(where) as node:
         yield node, where
-    finally:
-        subprocess.run([script, "stop", str(where)], check=False)

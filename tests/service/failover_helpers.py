@@ -8,8 +8,8 @@ import random
 
 import msgspec
 
-from domain.games import projections_for
 from domain.pantheon.random_play import random_command
+from projections.registry import projections_for
 from service.read.models import _JSON, fold_from_store, rm_key
 from service.store.codec import Envelope
 from service.store.streams import EventStore
@@ -71,6 +71,11 @@ async def folded_models(store: EventStore, game: str) -> dict[str, dict[bytes, b
     projections = projections_for("pantheon")
     fold = await fold_from_store(store, game, projections, "pantheon")
     views = fold.views()
-    return {p.name: {b"pv": str(p.version).encode(), b"v": str(fold.version).encode(),
-                     **{f.encode(): _JSON.encode(view) for f, view in views[p.name].items()}}
-            for p in projections}
+    return {
+        p.name: {
+            b"pv": str(p.version).encode(),
+            b"v": str(fold.version).encode(),
+            **{f.encode(): _JSON.encode(view) for f, view in views[p.name].items()},
+        }
+        for p in projections
+    }

@@ -18,6 +18,10 @@ secret, as everything else is public):
   independently (a card draw's cards, a half god's value from the stack, the hands of a
   reshuffle, each for everyone but its seat). Each event must equal `redact(event, viewer)`, with
   no hash, and none of those parts may show;
+- in the card game (Pantheon, §22): the other seats' hands (but a hand the caller spies), the
+  unseen cards, the cards Creation removed from another seat's hand and a sealed war commitment
+  of the other side are what a re-deal changes; cards dealt or drawn unseen, a spied hand and the
+  card taken from it, a war commitment and Creation's removed hands are the hidden parts of events;
 - scores must be computable from the public events alone; refused commands of other seats show
   only seat, time and code; a running game has no export and no seed; and free text (error
   bodies, the audit, metrics, the lobby) is searched for the renderings of the caller's hidden
@@ -39,7 +43,7 @@ import logging
 import random
 import re
 import time
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,18 +51,24 @@ import httpx
 import msgspec
 
 from domain import games as registry
-from domain.kernel import fold
+from domain.kernel import evolve, fold, is_platform
 from domain.pantheon import events as ev
 from domain.pantheon import options as _options
 from domain.pantheon import views as _views
 from domain.pantheon.choices import choices as _true_choices
 from domain.pantheon.state import State, clone
 from domain.pantheon.vocabulary import CARDS
+from domain.pantheon_cards import events as cards_events
+from domain.pantheon_cards import options as _cards_options
+from domain.pantheon_cards import views as _cards_views
+from domain.pantheon_cards.choices import choices as _cards_choices
+from domain.pantheon_cards.state import clone as cards_clone
 from domain.pergamon import events as pergamon_events
 from domain.pergamon import options as _pergamon_options
 from domain.pergamon import views as _pergamon_views
 from domain.pergamon.choices import choices as _pergamon_choices
 from domain.pergamon.state import clone as pergamon_clone
+from projections.registry import projections_for
 from service.ai.worker import play_turn
 from service.http.app import create_app
 from service.read.projector import Projector
@@ -66,7 +76,7 @@ from service.store.codec import GENESIS_HASH
 from service.write import GameService
 from service.write.folds import decode_event
 
-from .api_helpers import PARTITIONS, RELAXED, serve, wire
+from .api_helpers import RELAXED, app_settings, serve, wire
 
 # The references, taken before any test can plant a leak in the modules they come from.
 TRUE_REDACT = _views.redact
@@ -77,9 +87,9 @@ TRUE_CHOICES = _true_choices
 WINDOW = 16  # hex digits: any run this long of a secret hex string is a leak
 REDEALS = 2  # random re-deals per noninterference check
 WRONG_PER_CALLER = 2  # wrong requests each caller sends at each moment (drawn from a list)
-_HEX_RUN = re.compile(r"[0-9a-fA-F]{%d,}" % WINDOW)
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{%d,}" % WINDOW)  # noqa: UP031 (an f-string would double the braces)
 TOKEN_LENGTH = 32  # secrets.token_urlsafe(24), the seat and admin tokens
-_TOKEN_RUN = re.compile(r"[A-Za-z0-9_\-]{%d,}" % TOKEN_LENGTH)
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9_\-]{%d,}" % TOKEN_LENGTH)  # noqa: UP031
 _STORY_VERSION = re.compile(r"^v(\d+)\b")
 EVENT_FIELDS = {"version", "type", "recorded_at", "seat", "command", "payload", "hash"}
 
@@ -90,6 +100,7 @@ def normal(value: Any) -> Any:
 
 
 # --- callers ---------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Caller:
@@ -115,6 +126,7 @@ class Finding:
 
 # --- the referee's truth about a game --------------------------------------------------------
 
+
 class GameTruth:
     """Everything about one game as the referee knows it: all stored envelopes, the seed, the
     tokens, and the full state at any version."""
@@ -131,6 +143,7 @@ class GameTruth:
         self._feeds: dict[int | None, list[str]] = {}  # viewer -> its redacted events, as text
         self.decider = None
         self.secrets: Secrets = SECRETS["pantheon"]
+        self.revoked: list[str] = []  # seat tokens that stopped working when their seats were re-issued
 
     async def refresh(self) -> None:
         if self.decider is None:
@@ -141,7 +154,7 @@ class GameTruth:
         fresh = [decode_event(self.decider, e) for e in new]
         self.events += fresh
         self._current = fold(self.decider, fresh, self._current)
-        meta = await self.referee.store.meta(self.game)
+        meta = await self.referee.store.records.meta(self.game)
         if not self.seed_hex:
             self.seed_hex = meta["seed"].decode()
             self.hex_windows |= windows(self.seed_hex)
@@ -172,14 +185,15 @@ class GameTruth:
     def feed_text(self, viewer: int | None) -> str:
         """The viewer's redacted events in the renderings a text could use: what it may read anyway."""
         feed = self._feeds.setdefault(viewer, [])
-        for event in self.events[len(feed):]:
+        for event in self.events[len(feed) :]:
             shown = normal(self.secrets.redact(event, viewer))
             feed.append(f"{json.dumps(shown)} {json.dumps(shown, separators=(',', ':'))} {shown!r}")
         return "\n".join(feed)
 
     def callers(self) -> list[Caller]:
-        return ([Caller("spectator", None, None), Caller("admin", None, self.admin)]
-                + [Caller(f"seat {s}", s, t) for s, t in sorted(self.tokens.items())])
+        return [Caller("spectator", None, None), Caller("admin", None, self.admin)] + [
+            Caller(f"seat {s}", s, t) for s, t in sorted(self.tokens.items())
+        ]
 
     def all_tokens(self) -> list[str]:
         return [self.admin, *self.tokens.values()]
@@ -192,14 +206,22 @@ class Registry:
     def __init__(self) -> None:
         self.games: dict[str, GameTruth] = {}
         self.tokens: dict[str, str] = {}  # token -> what it is
-        self.token_hashes: set[str] = set()  # 16-digit windows of the tokens' stored hashes
+        self.token_hashes: set[str] = set()  # 16-digit windows of the tokens' and invite codes' stored hashes
+        self.codes: dict[str, str] = {}  # invite code -> what it is (shorter than a token: searched as a whole)
 
     def add(self, truth: GameTruth) -> None:
         self.games[truth.game] = truth
         for token in truth.all_tokens():
-            assert len(token) == TOKEN_LENGTH, "the token search assumes tokens of 32 characters"
-            self.tokens[token] = f"a token of game {truth.game}"
-            self.token_hashes |= windows(hashlib.sha256(token.encode()).hexdigest())
+            self.add_token(truth, token)
+
+    def add_token(self, truth: GameTruth, token: str) -> None:
+        assert len(token) == TOKEN_LENGTH, "the token search assumes tokens of 32 characters"
+        self.tokens[token] = f"a token of game {truth.game}"
+        self.token_hashes |= windows(hashlib.sha256(token.encode()).hexdigest())
+
+    def add_code(self, truth: GameTruth, code: str) -> None:
+        self.codes[code] = f"an invite code of game {truth.game}"
+        self.token_hashes |= windows(hashlib.sha256(code.encode()).hexdigest())
 
     def running(self, game: str) -> bool:
         truth = self.games.get(game)
@@ -216,18 +238,23 @@ class Registry:
             if truth.finished or not truth.seed_hex:
                 continue
             seed = bytes.fromhex(truth.seed_hex)
-            for text in (base64.b64encode(seed).decode(), base64.urlsafe_b64encode(seed).decode().rstrip("="),
-                         json.dumps(list(seed)), json.dumps(list(seed), separators=(",", ":"))):
+            for text in (
+                base64.b64encode(seed).decode(),
+                base64.urlsafe_b64encode(seed).decode().rstrip("="),
+                json.dumps(list(seed)),
+                json.dumps(list(seed), separators=(",", ":")),
+            ):
                 out[text] = f"the seed of game {truth.game}"
         return out
 
 
 def windows(secret: str) -> set[str]:
     secret = secret.lower()
-    return {secret[i:i + WINDOW] for i in range(len(secret) - WINDOW + 1)}
+    return {secret[i : i + WINDOW] for i in range(len(secret) - WINDOW + 1)}
 
 
 # --- what one caller may not see -------------------------------------------------------------
+
 
 def redeal(state: State, keep: int | None, rnd: random.Random) -> State:
     """The state with every secret hidden from `keep` (a seat, or None: from everyone) dealt
@@ -288,8 +315,10 @@ def _pantheon_hidden_values(state: State, caller: int | None) -> list[tuple[str,
             cards = [c for c, n in zip(CARDS, seat.hand) for _ in range(n)]
             values += [(f"seat {i}'s hand", _hand_dict(seat.hand)), (f"seat {i}'s hand", cards)]
         if seat.half_gods:
-            values += [(f"seat {i}'s half gods", f'"half_gods": {json.dumps(sorted(seat.half_gods))}'),
-                       (f"seat {i}'s half gods", f"'half_gods': {sorted(seat.half_gods)!r}")]
+            values += [
+                (f"seat {i}'s half gods", f'"half_gods": {json.dumps(sorted(seat.half_gods))}'),
+                (f"seat {i}'s half gods", f"'half_gods': {sorted(seat.half_gods)!r}"),
+            ]
     if _distinctive(state.draw_pile):
         values.append(("the draw pile's cards", _hand_dict(state.draw_pile)))
     return values
@@ -326,6 +355,74 @@ def pergamon_hidden_atoms(event: Any, viewer: int | None) -> list[tuple[str, Any
     return []
 
 
+def _cards_unknown(state: Any, keep: int | None) -> list[int]:
+    """The card game's seats whose hands `keep` may not see (§22): every other seat's, but the
+    hand it spies while Spies is played."""
+    return [
+        i
+        for i in range(state.players)
+        if i != keep and not (keep is not None and state.spy == keep and state.spied == i)
+    ]
+
+
+def cards_redeal(state: Any, keep: int | None, rnd: random.Random) -> Any:
+    """A card game's state with every card whose place `keep` may not know dealt again at random
+    (§22): the other seats' hands (but a hand it spies), the cards Creation removed from them and
+    the unseen cards (the deck and the cards removed at setup), pooled and dealt back in the same
+    sizes; and a war commitment of the other side, while sealed, chosen again among its columns."""
+    s = cards_clone(state)
+    others = _cards_unknown(s, keep)
+    pool = [*s.unseen, *(c for i in others for c in s.hands[i]), *(c for i in others for c in s.removed_hands[i])]
+    rnd.shuffle(pool)
+    for i in others:
+        size = len(s.hands[i])
+        s.hands[i], pool = pool[:size], pool[size:]
+        size = len(s.removed_hands[i])
+        s.removed_hands[i], pool = pool[:size], pool[size:]
+    s.unseen = sorted(pool)
+    war = s.war
+    if war is not None and war.stage in ("commit_attacker", "commit_defender"):
+        for side, seat in enumerate((war.attacker, war.defender)):
+            columns = [c.id for c in s.columns[seat]]
+            if seat != keep and war.committed[side] and columns:
+                war.committed[side] = rnd.sample(columns, rnd.randint(1, len(columns)))
+    return s
+
+
+def cards_hidden_atoms(event: Any, viewer: int | None) -> list[tuple[str, Any]]:
+    """The parts of a card game's events hidden from `viewer` (listed apart from `redact`, §22): a
+    card dealt or drawn unseen, a spied hand and the card taken from it, a war commitment, the
+    cards Creation removed from another seat's hand."""
+    e = cards_events
+    if isinstance(event, e.CardDealt) and event.seat != viewer and event.card:
+        return [("card", event.card)]
+    if isinstance(event, e.CardDrawn) and event.seat != viewer and event.source in ("deck", "extra", "chaos"):
+        return [("card", event.card)] if event.card else []
+    if isinstance(event, e.HandSpied) and viewer not in (event.spy, event.target) and event.hand:
+        return [("hand", list(event.hand))]
+    if isinstance(event, e.SpiedCardTaken) and viewer not in (event.spy, event.target) and event.card:
+        return [("card", event.card)]
+    if isinstance(event, e.WarCommitted) and event.seat != viewer and event.columns:
+        return [("columns", list(event.columns))]
+    if isinstance(event, e.CreationCleared):
+        return [(f"hands[{i}]", list(h)) for i, h in enumerate(event.hands) if i != viewer and h]
+    return []
+
+
+def _cards_hidden_values(state: Any, caller: int | None) -> list[tuple[str, Any]]:
+    """Distinctive hidden things of a card game (card ids are unique: any three cards together):
+    the other seats' hands and the cards Creation removed from them."""
+    values: list[tuple[str, Any]] = []
+    for i in _cards_unknown(state, caller):
+        for what, cards in (
+            (f"seat {i}'s hand", state.hands[i]),
+            (f"seat {i}'s removed cards", state.removed_hands[i]),
+        ):
+            if len(cards) >= 3:
+                values += [(what, list(cards)), (what, sorted(cards))]
+    return values
+
+
 @dataclass(frozen=True)
 class Secrets:
     """What one game hides and how: its true renderings (taken before any test plants a leak), a
@@ -343,6 +440,7 @@ class Secrets:
     random_command: Any
     options: dict
     scores: Any
+    commands_per_player: int = 80  # about how many commands a game of it lasts, per player
 
 
 def _secrets(kind: str, **parts: Any) -> Secrets:
@@ -351,14 +449,43 @@ def _secrets(kind: str, **parts: Any) -> Secrets:
 
 
 SECRETS = {
-    "pantheon": _secrets("pantheon", redact=TRUE_REDACT, public_view=TRUE_PUBLIC_VIEW, seat_view=TRUE_SEAT_VIEW,
-                         legal_options=TRUE_LEGAL_OPTIONS, choices=TRUE_CHOICES, redeal=redeal,
-                         hidden_atoms=hidden_atoms, hidden_values=_pantheon_hidden_values, options={}),
-    "pergamon": _secrets("pergamon", redact=_pergamon_views.redact, public_view=_pergamon_views.public_view,
-                         seat_view=_pergamon_views.seat_view, legal_options=_pergamon_options.legal_options,
-                         choices=_pergamon_choices, redeal=pergamon_redeal, hidden_atoms=pergamon_hidden_atoms,
-                         hidden_values=lambda state, caller: [],  # VP are small numbers: found by where they stand
-                         options={"vp_visibility": "secret", "variant_sorting": True}),
+    "pantheon": _secrets(
+        "pantheon",
+        redact=TRUE_REDACT,
+        public_view=TRUE_PUBLIC_VIEW,
+        seat_view=TRUE_SEAT_VIEW,
+        legal_options=TRUE_LEGAL_OPTIONS,
+        choices=TRUE_CHOICES,
+        redeal=redeal,
+        hidden_atoms=hidden_atoms,
+        hidden_values=_pantheon_hidden_values,
+        options={},
+    ),
+    "pergamon": _secrets(
+        "pergamon",
+        redact=_pergamon_views.redact,
+        public_view=_pergamon_views.public_view,
+        seat_view=_pergamon_views.seat_view,
+        legal_options=_pergamon_options.legal_options,
+        choices=_pergamon_choices,
+        redeal=pergamon_redeal,
+        hidden_atoms=pergamon_hidden_atoms,
+        hidden_values=lambda state, caller: [],  # VP are small numbers: found by where they stand
+        options={"vp_visibility": "secret", "variant_sorting": True},
+    ),
+    "pantheon_cards": _secrets(
+        "pantheon_cards",
+        redact=_cards_views.redact,
+        public_view=_cards_views.public_view,
+        seat_view=_cards_views.seat_view,
+        legal_options=_cards_options.legal_options,
+        choices=_cards_choices,
+        redeal=cards_redeal,
+        hidden_atoms=cards_hidden_atoms,
+        hidden_values=_cards_hidden_values,
+        options={"game_length": "short"},  # the shortest game (rules §3): about 45 commands per player
+        commands_per_player=40,
+    ),
 }
 
 
@@ -425,11 +552,11 @@ class Moment:
         for match in _TOKEN_RUN.finditer(text):
             run = match.group()
             for i in range(len(run) - TOKEN_LENGTH + 1):
-                token = run[i:i + TOKEN_LENGTH]
+                token = run[i : i + TOKEN_LENGTH]
                 if token in tokens and token != self.caller.token:
                     self.found(route, f"{tokens[token]} in the body")
                     break
-        for secret, what in self.seeds.items():
+        for secret, what in [*self.seeds.items(), *self.registry.codes.items()]:
             if secret in text:
                 self.found(route, f"{what} in the body")
 
@@ -441,7 +568,7 @@ class Moment:
                 state = self.truth.state(self.version)
                 legit = self._legit_text(state)
                 for what, value in self.truth.secrets.hidden_values(state, self.caller.seat):
-                    for text in ([value] if isinstance(value, str) else _renderings(value)):
+                    for text in [value] if isinstance(value, str) else _renderings(value):
                         if text not in legit:
                             self._texts.append((what, text))
         return self._texts
@@ -453,8 +580,10 @@ class Moment:
         legit = [secrets.public_view(state) if seat is None else secrets.seat_view(state, seat)]
         if seat is not None:
             legit.append(secrets.legal_options(state, seat))
-        return " ".join([json.dumps(normal(v)) + json.dumps(normal(v), separators=(",", ":")) + repr(normal(v))
-                         for v in legit] + [self.truth.feed_text(seat)])
+        return " ".join(
+            [json.dumps(normal(v)) + json.dumps(normal(v), separators=(",", ":")) + repr(normal(v)) for v in legit]
+            + [self.truth.feed_text(seat)]
+        )
 
     def scan_free_text(self, route: str, text: str) -> None:
         for what, rendering in self._hidden_texts():
@@ -462,8 +591,9 @@ class Moment:
                 self.found(route, f"{what} ({rendering}) in the body")
 
     # -- routes
-    def check(self, route: str, kind: str, status: int, text: str, body: Any, headers: dict | None = None,
-              **ctx: Any) -> None:
+    def check(
+        self, route: str, kind: str, status: int, text: str, body: Any, headers: dict | None = None, **ctx: Any
+    ) -> None:
         """Check one response of route `kind` (its status, text, decoded body and headers)."""
         if status >= 500:
             self.found(route, f"status {status}: {text[:200]}")
@@ -512,8 +642,9 @@ class Moment:
             self.found(route, f"the options of seat {body.get('seat')} instead of the caller's ({seat})")
             return
         state = self.truth.state(body["version"])
-        self._noninterference(route, "options", body["options"], state,
-                              lambda s: self.truth.secrets.legal_options(s, seat))
+        self._noninterference(
+            route, "options", body["options"], state, lambda s: self.truth.secrets.legal_options(s, seat)
+        )
 
     def _choices(self, route: str, body: dict, **_: Any) -> None:
         """The root choices: the caller's choices of the true state, unchanged by any re-deal."""
@@ -521,13 +652,28 @@ class Moment:
         if body.get("seat") != seat:
             self.found(route, f"the choices of seat {body.get('seat')} instead of the caller's ({seat})")
             return
-        got = [{"key": c["key"], "label": c["label"], "command": c.get("command"), "more": c.get("next") is not None,
-                "refers": c.get("refers", {})} for c in body["choices"]]
+        got = [
+            {
+                "key": c["key"],
+                "label": c["label"],
+                "command": c.get("command"),
+                "more": c.get("next") is not None,
+                "refers": c.get("refers", {}),
+            }
+            for c in body["choices"]
+        ]
 
         def render(s: State) -> list[dict]:
-            return [{"key": c.key, "label": c.label, "more": c.more, "refers": c.refers,
-                     "command": None if c.command is None else wire(c.command)}
-                    for c in self.truth.secrets.choices(s, seat, ()).choices]
+            return [
+                {
+                    "key": c.key,
+                    "label": c.label,
+                    "more": c.more,
+                    "refers": c.refers,
+                    "command": None if c.command is None else wire(c.command),
+                }
+                for c in self.truth.secrets.choices(s, seat, ()).choices
+            ]
 
         self._noninterference(route, "choices", got, self.truth.state(body["version"]), render)
 
@@ -545,10 +691,11 @@ class Moment:
     def _score(self, route: str, body: dict, **_: Any) -> None:
         """The score as the caller's own events give it (a seat sees its own secret score)."""
         version, seat = body["version"], self.caller.seat
-        projection = next(p for p in registry.get(self.truth.decider.kind).projections if p.name == "score")
+        projection = next(p for p in projections_for(self.truth.decider.kind) if p.name == "score")
         model = projection.initial()
         for v, event in enumerate(self.truth.events[:version], start=1):
-            model = projection.apply(model, v, self.truth.secrets.redact(event, seat))
+            if not is_platform(event):  # a seat re-issued changes no read model
+                model = projection.apply(model, v, self.truth.secrets.redact(event, seat))
         own = seat if seat is not None and seat in projection.seats(model) else None
         for path in diff_paths(body["view"], normal(projection.view(model, own))):
             self.found(route, f"score{path} is not what the caller's events give")
@@ -575,8 +722,14 @@ class Moment:
                     shown = shown[i] if i < len(shown) else None
                 if shown == value:
                     self.found(route, f"event {v} ({envelope.type}) shows {name} = {value!r}")
-            want = {"version": v, "type": envelope.type, "recorded_at": envelope.recorded_at, "seat": envelope.seat,
-                    "command": envelope.command, "payload": normal(self.truth.secrets.redact(event, viewer))}
+            want = {
+                "version": v,
+                "type": envelope.type,
+                "recorded_at": envelope.recorded_at,
+                "seat": envelope.seat,
+                "command": envelope.command,
+                "payload": normal(self.truth.secrets.redact(event, viewer)),
+            }
             for path in diff_paths({k: item.get(k) for k in want}, want):
                 self.found(route, f"event {v}{path} is not the event redacted for the caller")
 
@@ -591,7 +744,7 @@ class Moment:
     def _audit(self, route: str, body: dict, **_: Any) -> None:
         secrets, state = self.truth.secrets, None
         for v, (line, event) in enumerate(zip(body.get("story", []), self.truth.events), start=1):
-            state = self.truth.decider.evolve(state, event)  # a fold of its own, in step with the story
+            state = evolve(self.truth.decider, state, event)  # a fold of its own, in step with the story
             if secrets.scores and not line.endswith(f"scores {secrets.scores(state, False)}"):
                 self.found(route, f"the story's line of event {v} shows other scores than a spectator's")
         for line in body.get("story", []):
@@ -603,7 +756,7 @@ class Moment:
             redacted = repr(normal(secrets.redact(event, None)))
             for name, value in secrets.hidden_atoms(event, None):
                 key = name.partition("[")[0]
-                for text in ([f"'{key}': {value!r}"] if not isinstance(value, list) else _renderings(value)):
+                for text in [f"'{key}': {value!r}"] if not isinstance(value, list) else _renderings(value):
                     if text in line and text not in redacted:
                         self.found(route, f"the story's line of event {v} shows {name} = {value!r}")
         for check in body.get("checks", []):
@@ -616,6 +769,7 @@ class Moment:
 
 
 # --- talking to the server -------------------------------------------------------------------
+
 
 @dataclass
 class Answer:
@@ -665,10 +819,20 @@ async def _asgi_stream(app, path: str, headers: dict, params: dict, until: int, 
     """Call the ASGI app directly (httpx's ASGI transport waits for the end of the body, and a
     running game's stream has none): read until the events up to `until` arrived, then disconnect."""
     query = "&".join(f"{k}={v}" for k, v in params.items())
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
-             "headers": [(b"host", b"testserver")] + [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-             "server": ("testserver", 80), "client": ("127.0.0.1", 50000)}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": [(b"host", b"testserver")] + [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 50000),
+    }
     done, disconnect = asyncio.Event(), asyncio.Event()
     sent_request = False
     out: dict[str, Any] = {"status": 0, "headers": {}, "body": []}
@@ -692,10 +856,8 @@ async def _asgi_stream(app, path: str, headers: dict, params: dict, until: int, 
                 done.set()
 
     task = asyncio.create_task(app(scope, receive, send))
-    try:
+    with suppress(TimeoutError):
         await asyncio.wait_for(done.wait(), timeout)
-    except TimeoutError:
-        pass
     disconnect.set()
     try:
         await asyncio.wait_for(task, 1.0)
@@ -717,6 +879,7 @@ def sse_data(text: str) -> list[dict]:
 
 # --- the sweep -------------------------------------------------------------------------------
 
+
 @dataclass
 class Report:
     games: int = 0
@@ -727,11 +890,22 @@ class Report:
     responses: int = 0
     bytes: int = 0
     refused: int = 0
+    reissued: int = 0  # seats re-issued (and claimed again with the invite code)
     seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list)
 
     def add(self, other: Report) -> None:
-        for name in ("games", "ai_games", "commands", "moments", "responses", "bytes", "refused", "seconds"):
+        for name in (
+            "games",
+            "ai_games",
+            "commands",
+            "moments",
+            "responses",
+            "bytes",
+            "refused",
+            "reissued",
+            "seconds",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for p, n in other.players.items():
             self.players[p] = self.players.get(p, 0) + n
@@ -742,32 +916,70 @@ class Report:
         for f in self.findings:
             key = f.route.split("?")[0]
             by_route[key] = by_route.get(key, 0) + 1
-        return {"games": self.games, "players": dict(sorted(self.players.items())), "ai_games": self.ai_games,
-                "commands": self.commands, "moments": self.moments, "responses": self.responses,
-                "bytes": self.bytes, "refused_commands": self.refused, "leaks": len(self.findings),
-                "leaks_by_route": by_route, "seconds": round(self.seconds, 1)}
+        return {
+            "games": self.games,
+            "players": dict(sorted(self.players.items())),
+            "ai_games": self.ai_games,
+            "commands": self.commands,
+            "moments": self.moments,
+            "responses": self.responses,
+            "bytes": self.bytes,
+            "refused_commands": self.refused,
+            "reissued_seats": self.reissued,
+            "leaks": len(self.findings),
+            "leaks_by_route": by_route,
+            "seconds": round(self.seconds, 1),
+        }
 
 
 # Per game: a command sent out of turn, and commands the awaited seat cannot play (each refused).
 REFUSED = {
-    "pantheon": ({"type": "pass"}, [{"type": "buy", "money": {"money_5": 9}}, {"type": "discard", "cards": {"priest": 7}}]),
-    "pergamon": ({"type": "skip_excavation"}, [{"type": "excavate", "gallery": 9}, {"type": "exhibit", "tiles": [1, 2]}]),
+    "pantheon": (
+        {"type": "pass"},
+        [{"type": "buy", "money": {"money_5": 9}}, {"type": "discard", "cards": {"priest": 7}}],
+    ),
+    "pergamon": (
+        {"type": "skip_excavation"},
+        [{"type": "excavate", "gallery": 9}, {"type": "exhibit", "tiles": [1, 2]}],
+    ),
+    "pantheon_cards": (
+        {"type": "skip_play"},
+        [{"type": "play_card", "card": "god.nobody", "column": "new"}, {"type": "repair_temple", "temple": "t.none"}],
+    ),
 }
 
 
 class Sweeper:
     """Plays random games over HTTP and reads every route as every caller at chosen moments."""
 
-    def __init__(self, api: Transport, referee: GameService, *, projector: Projector | None = None,
-                 registry: Registry | None = None, moments: int = 4, stream_timeout: float = 2.0,
-                 kind: str = "pantheon") -> None:
+    def __init__(
+        self,
+        api: Transport,
+        referee: GameService,
+        *,
+        projector: Projector | None = None,
+        registry: Registry | None = None,
+        moments: int = 4,
+        stream_timeout: float = 2.0,
+        kind: str = "pantheon",
+    ) -> None:
         self.api, self.referee, self.projector, self.kind = api, referee, projector, kind
         self.registry = registry or Registry()
         self.moments, self.stream_timeout = moments, stream_timeout
         self.report = Report()
 
-    async def get(self, moment: Moment, route: str, kind: str, path: str, *, params: dict | None = None,
-                  headers: dict | None = None, method: str = "GET", **kwargs: Any) -> Answer:
+    async def get(
+        self,
+        moment: Moment,
+        route: str,
+        kind: str,
+        path: str,
+        *,
+        params: dict | None = None,
+        headers: dict | None = None,
+        method: str = "GET",
+        **kwargs: Any,
+    ) -> Answer:
         caller_headers = moment.caller.headers() if headers is None else headers
         answer = await self.api.request(method, path, headers=caller_headers, params=params, **kwargs)
         self._count(answer)
@@ -782,9 +994,15 @@ class Sweeper:
         self.report.bytes += len(answer.text)
 
     async def new_game(self, seats: list[str]) -> GameTruth:
-        created = await self.api.request("POST", "/games", json={"kind": self.kind, "options": SECRETS[self.kind].options,
-                                                                 "seats": [{"type": "ai", "level": "random"} if s == "ai"
-                                                                           else {"type": "human"} for s in seats]})
+        created = await self.api.request(
+            "POST",
+            "/games",
+            json={
+                "kind": self.kind,
+                "options": SECRETS[self.kind].options,
+                "seats": [{"type": "ai", "level": "random"} if s == "ai" else {"type": "human"} for s in seats],
+            },
+        )
         assert created.status == 201, created.text
         game, admin = created.json()["game"], created.json()["admin_token"]
         tokens = {}
@@ -816,13 +1034,18 @@ class Sweeper:
             Moment(self.registry, truth, Caller("spectator", None, None), rnd).scan_text("GET /games/{id}", detail.text)
         else:
             command = wire(truth.secrets.random_command(state, seat, rnd))
-            answer = await self.api.request("POST", f"/games/{truth.game}/commands", json=command,
-                                            headers={"Authorization": f"Bearer {truth.tokens[seat]}"},
-                                            params={"expected_version": version})
+            answer = await self.api.request(
+                "POST",
+                f"/games/{truth.game}/commands",
+                json=command,
+                headers={"Authorization": f"Bearer {truth.tokens[seat]}"},
+                params={"expected_version": version},
+            )
             assert answer.status == 201, answer.text
             self._count(answer)
             Moment(self.registry, truth, Caller(f"seat {seat}", seat, truth.tokens[seat]), rnd).scan_text(
-                "POST /commands", answer.text)
+                "POST /commands", answer.text
+            )
         self.report.commands += 1
         await truth.refresh()
         return True
@@ -834,17 +1057,43 @@ class Sweeper:
         self.report.games += 1
         self.report.players[len(seats)] = self.report.players.get(len(seats), 0) + 1
         self.report.ai_games += "ai" in seats
-        # a game has about 100 commands per player: sweep at random commands among the first 80
-        at = sorted(rnd.sample(range(2, 80 * len(seats)), self.moments))
+        # sweep at random commands among the first of a game (of the commands it lasts)
+        at = sorted(rnd.sample(range(2, SECRETS[self.kind].commands_per_player * len(seats)), self.moments))
         played, m = 0, 0
         while await self.play_one(truth, rnd):
             played += 1
+            if played == 1 and truth.tokens:  # every moment sees a seat re-issued in the log
+                await self.reissue_seat(truth, rnd)
             if m < len(at) and played == at[m]:
                 await self.sweep_moment(truth, rnd, m)
                 m += 1
         await self.sweep_moment(truth, rnd, m, end=True)
         self.report.seconds += time.perf_counter() - started
         return truth
+
+    async def reissue_seat(self, truth: GameTruth, rnd: random.Random) -> None:
+        """The admin re-issues a random human seat (its token lost) and its player claims it again
+        with the invite code: from then on the old token and the code are secrets like any token,
+        and the old token is refused."""
+        seat = rnd.choice(sorted(truth.tokens))
+        g, admin = f"/games/{truth.game}", Caller("admin", None, truth.admin)
+        answer = await self.api.request("POST", f"{g}/seats/{seat}/token", headers=admin.headers())
+        assert answer.status == 201, answer.text
+        self._count(answer)
+        Moment(self.registry, truth, admin, rnd).scan_text("POST /seats/{n}/token", answer.text)
+        code = answer.json()["code"]
+        self.registry.add_code(truth, code)
+        claimed = await self.api.request("POST", f"{g}/seats/{seat}/claim", json={"invite": code})
+        assert claimed.status == 201, claimed.text
+        self._count(claimed)
+        truth.revoked.append(truth.tokens[seat])
+        truth.tokens[seat] = claimed.json()["token"]
+        self.registry.add_token(truth, truth.tokens[seat])
+        Moment(self.registry, truth, Caller(f"seat {seat}", seat, truth.tokens[seat]), rnd).scan_text(
+            "POST /seats/{n}/claim", claimed.text
+        )
+        self.report.reissued += 1
+        await truth.refresh()
 
     async def sweep_moment(self, truth: GameTruth, rnd: random.Random, index: int, end: bool = False) -> None:
         """Every caller reads the game's routes now; the heavier routes (lobby, full event list,
@@ -884,12 +1133,18 @@ class Sweeper:
             tries += [(awaited, {**command, "seat": awaited}) for command in impossible]
         if humans:
             seat = rnd.choice(humans)
-            tries.append((seat, {**out_of_turn, "seat": (seat + 1) % len(state.seats)}))
+            tries.append((seat, {**out_of_turn, "seat": (seat + 1) % state.players}))
         for seat, command in tries:
             caller = Caller(f"seat {seat}", seat, truth.tokens[seat])
             moment = Moment(self.registry, truth, caller, rnd)
-            answer = await self.get(moment, "POST /commands (refused)", "error", f"/games/{truth.game}/commands",
-                                    method="POST", json=command)
+            answer = await self.get(
+                moment,
+                "POST /commands (refused)",
+                "error",
+                f"/games/{truth.game}/commands",
+                method="POST",
+                json=command,
+            )
             if answer.status < 300:
                 moment.found("POST /commands (refused)", f"an impossible command was accepted: {command}")
             self.report.refused += answer.status == 422
@@ -935,14 +1190,23 @@ class Sweeper:
         if rnd.random() < 0.5:
             route, params, headers = "GET /stream?after=N", {"after": stream_after}, caller.headers()
         else:
-            route, params, headers = "GET /stream (Last-Event-ID)", {}, {**caller.headers(),
-                                                                         "Last-Event-ID": str(stream_after)}
+            route, params, headers = (
+                "GET /stream (Last-Event-ID)",
+                {},
+                {**caller.headers(), "Last-Event-ID": str(stream_after)},
+            )
         answer = await self.api.stream(f"{g}/stream", headers, params, v, self.stream_timeout)
         self._count(answer)
         if answer.status == 200 and _last_id(answer.text) < v:
             moment.found(route, f"the stream sent up to {_last_id(answer.text)}, not {v}")
-        moment.check(route, "events", answer.status, answer.text, sse_data(answer.text) if answer.status == 200 else None,
-                     answer.headers)
+        moment.check(
+            route,
+            "events",
+            answer.status,
+            answer.text,
+            sse_data(answer.text) if answer.status == 200 else None,
+            answer.headers,
+        )
 
     async def wrong_requests(self, moment: Moment) -> None:
         """Requests that must be refused; their error bodies are scanned like any other."""
@@ -959,6 +1223,15 @@ class Sweeper:
         ]
         if caller.seat is None:
             wrong.append(("GET /options (no seat)", f"{g}/options", None, None))
+        if truth.revoked:  # a seat's token from before its re-issue
+            wrong.append(
+                (
+                    "GET /view (a re-issued seat's old token)",
+                    f"{g}/view",
+                    None,
+                    {"Authorization": f"Bearer {truth.revoked[-1]}"},
+                )
+            )
         elsewhere = [t for t in self.registry.games.values() if t.game != truth.game]
         if elsewhere:  # a real token, of another game
             token = moment.rnd.choice(elsewhere[-1].all_tokens())
@@ -971,6 +1244,7 @@ class Sweeper:
 
 # --- running a sweep -------------------------------------------------------------------------
 
+
 def seat_plan(players: int, rnd: random.Random) -> list[str]:
     """Human seats, and in about a third of the games one AI seat ("random") other than seat 0."""
     seats = ["human"] * players
@@ -982,7 +1256,7 @@ def seat_plan(players: int, rnd: random.Random) -> list[str]:
 @asynccontextmanager
 async def in_process(redis_url: str, prefix: str):
     """A Transport to an app on this Redis and key prefix (run on this event loop)."""
-    app = create_app(redis_url, prefix, PARTITIONS, quotas=RELAXED)
+    app = create_app(app_settings(redis_url, prefix, quotas=RELAXED))
     async with serve(app) as client:
         yield Transport(client, app)
 
@@ -996,7 +1270,7 @@ async def over_http(base_url: str):
 
 @asynccontextmanager
 async def projector_on(referee: GameService):
-    projector = Projector(referee.store.redis, referee.store)
+    projector = Projector(referee.store)
     await projector.setup()
     yield projector
 
@@ -1013,8 +1287,16 @@ async def quiet_http_logs():
         logger.setLevel(level)
 
 
-async def run_sweep(api: Transport, referee: GameService, games_per_count: dict[int, int], seed: int, *,
-                    moments: int = 4, projector: Projector | None = None, kind: str = "pantheon") -> Report:
+async def run_sweep(
+    api: Transport,
+    referee: GameService,
+    games_per_count: dict[int, int],
+    seed: int,
+    *,
+    moments: int = 4,
+    projector: Projector | None = None,
+    kind: str = "pantheon",
+) -> Report:
     """Sweep `games_per_count[p]` random games of p players (of `kind`) each, interleaving player counts."""
     rnd = random.Random(seed)
     sweeper = Sweeper(api, referee, projector=projector, moments=moments, kind=kind)

@@ -18,8 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 # Tests play as fast as they can from one address (the quota tests set their own limits).
-RELAXED_ENV = {"PANTHEON_LIMIT_CREATE": "10000/minute", "PANTHEON_LIMIT_COMMANDS": "10000/second",
-               "PANTHEON_LIMIT_AI_GAMES": "1000", "PANTHEON_LIMIT_STREAMS": "1000"}
+RELAXED_ENV = {
+    "PANTHEON_LIMIT_CREATE": "10000/minute",
+    "PANTHEON_LIMIT_COMMANDS": "10000/second",
+    "PANTHEON_LIMIT_AI_GAMES": "1000",
+    "PANTHEON_LIMIT_STREAMS": "1000",
+}
 
 
 def free_port() -> int:
@@ -36,23 +40,48 @@ def live_api(redis_url: str, prefix: str, **env: str) -> Iterator[str]:
 
 
 @contextmanager
-def live_api_process(redis_url: str, prefix: str, **env: str) -> Iterator[tuple[str, subprocess.Popen]]:
-    """`live_api`, also giving the process (for tests that look at what it holds, e.g. its open files)."""
+def live_api_process(
+    redis_url: str, prefix: str, *, log: Path | None = None, **env: str
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`live_api`, also giving the process (for tests that look at what it holds, e.g. its open files);
+    `log`: a file its stdout and stderr go to (else nowhere)."""
     port = free_port()
-    environment = dict(os.environ, REDIS_URL=redis_url, PANTHEON_PORT=str(port), PANTHEON_PREFIX=prefix,
-                       PANTHEON_FEED_PARTITIONS="4", **RELAXED_ENV)
+    environment = dict(
+        os.environ,
+        REDIS_URL=redis_url,
+        PANTHEON_PORT=str(port),
+        PANTHEON_PREFIX=prefix,
+        PANTHEON_FEED_PARTITIONS="4",
+        **RELAXED_ENV,
+    )
     environment.update(env)
-    with running("api", environment, port) as started:
+    with running("api", environment, port, log=log) as started:
         yield started
 
 
 @contextmanager
-def running(role: str, environment: dict[str, str], port: int, *, timeout_s: float = 30,
-            stop_s: float = 10) -> Iterator[tuple[str, subprocess.Popen]]:
+def running(
+    role: str,
+    environment: dict[str, str],
+    port: int,
+    *,
+    timeout_s: float = 30,
+    stop_s: float = 10,
+    log: Path | None = None,
+) -> Iterator[tuple[str, subprocess.Popen]]:
     """`pantheon <role>` (api or serve) with exactly this environment, listening on `port`: its base URL
-    and process once it is ready, until the block ends (then terminated, killed if it lingers)."""
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", role], cwd=ROOT, env=environment,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    and process once it is ready, until the block ends (then terminated, killed if it lingers); its
+    output goes to `log` (a file, appended to) or nowhere."""
+    with open(log, "ab") if log else open(os.devnull, "wb") as output:
+        yield from _running(role, environment, port, output, timeout_s, stop_s)
+
+
+def _running(
+    role: str, environment: dict[str, str], port: int, output, timeout_s: float, stop_s: float
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", role], cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout_s

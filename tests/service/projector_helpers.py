@@ -15,8 +15,8 @@ from pathlib import Path
 
 import msgspec
 
-from domain.games import projections_for
 from domain.pantheon.random_play import random_command
+from projections.registry import projections_for
 from service.read.models import GROUP, PROJECTIONS, rm_key, stored_versions
 from service.read.rebuild import rebuild, record_versions
 from service.store.streams import EventStore
@@ -28,8 +28,7 @@ async def new_games(service: GameService, count: int) -> list[str]:
     return [(await service.create("pantheon", {}, [SeatSpec()] * (2 + i % 3))).game for i in range(count)]
 
 
-async def play(service: GameService, games: list[str], commands: int, rnd: random.Random,
-               pause: float = 0.0) -> int:
+async def play(service: GameService, games: list[str], commands: int, rnd: random.Random, pause: float = 0.0) -> int:
     """Submit up to `commands` random commands to each game, in turn; the count submitted."""
     submitted = 0
     for _ in range(commands):
@@ -57,13 +56,13 @@ async def snapshot(store: EventStore, games: list[str]) -> dict:
 async def rebuilt_snapshot(store: EventStore, games: list[str]) -> dict:
     """The snapshot a fresh rebuild gives (the stored read models are deleted first)."""
     await store.redis.delete(*(rm_key(store, g, p.name) for g in games for p in PROJECTIONS["pantheon"]))
-    await rebuild(store.redis, store)
+    await rebuild(store)
     return await snapshot(store, games)
 
 
 async def mark_current(store: EventStore) -> None:
     """Record the projection versions, so a starting projector has nothing to rebuild."""
-    await record_versions(store.redis, store.prefix, [p.name for p in PROJECTIONS["pantheon"]])
+    await record_versions(store, [p.name for p in PROJECTIONS["pantheon"]])
 
 
 async def pending(store: EventStore) -> int:
@@ -78,7 +77,7 @@ async def pending(store: EventStore) -> int:
 async def caught_up(store: EventStore, games: list[str]) -> bool:
     for game in games:
         head, _ = await store.head(game)
-        if await stored_versions(store.redis, store, game, projections_for("pantheon")) != head:
+        if await stored_versions(store, game, projections_for("pantheon")) != head:
             return False
     return await pending(store) == 0
 
@@ -108,8 +107,14 @@ async def consumers(store: EventStore) -> dict[str, dict[str, int]]:
     return out
 
 
-async def wait_reading(store: EventStore, names: set[str], append: Callable[[], Awaitable[object]], *,
-                       every_partition: bool = False, timeout: float = 20.0) -> None:
+async def wait_reading(
+    store: EventStore,
+    names: set[str],
+    append: Callable[[], Awaitable[object]],
+    *,
+    every_partition: bool = False,
+    timeout: float = 20.0,
+) -> None:
     """Append (one more feed entry each time) until each of `names` has read an entry on some feed
     partition, or on every one: Redis lists a consumer in its group from its first entry on."""
     deadline = time.monotonic() + timeout
@@ -147,8 +152,13 @@ def _stopped(pid: int) -> bool:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("T", "t")
 
 
-async def kill_holding(store: EventStore, process: subprocess.Popen, consumer: str,
-                       append: Callable[[], Awaitable[object]], timeout: float = 30.0) -> float:
+async def kill_holding(
+    store: EventStore,
+    process: subprocess.Popen,
+    consumer: str,
+    append: Callable[[], Awaitable[object]],
+    timeout: float = 30.0,
+) -> float:
     """SIGKILL a projector process while its consumer holds feed entries delivered to it and not
     acknowledged: append (one more feed entry), freeze the process (SIGSTOP, and wait until it is
     stopped) and look; if it holds nothing, let it go on (SIGCONT) and try again. Freezing first

@@ -64,11 +64,12 @@ class Crowd:
     async def _open(self, games: list[str], each: int, after: dict[str, int]) -> None:
         pending = [g for _ in range(each) for g in games]
         for start in range(0, len(pending), 50):
-            await asyncio.gather(*(self._connect(g, after.get(g, 0)) for g in pending[start:start + 50]))
+            await asyncio.gather(*(self._connect(g, after.get(g, 0)) for g in pending[start : start + 50]))
 
     async def _connect(self, game: str, after: int) -> None:
-        request = (f"GET /games/{game}/stream?after={after} HTTP/1.1\r\nHost: {self.host}\r\n"
-                   f"Accept: text/event-stream\r\n\r\n").encode()
+        request = (
+            f"GET /games/{game}/stream?after={after} HTTP/1.1\r\nHost: {self.host}\r\nAccept: text/event-stream\r\n\r\n"
+        ).encode()
         spectator = Spectator(game, request)
         await self.loop.create_connection(lambda: spectator, self.host, self.port)
         self.spectators.append(spectator)
@@ -90,6 +91,7 @@ class Crowd:
             for spectator in self.spectators:
                 if spectator.transport is not None:
                     spectator.transport.close()
+
         self.loop.call_soon_threadsafe(shut)
         time.sleep(0.2)
         self.loop.call_soon_threadsafe(self.loop.stop)

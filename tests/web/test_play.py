@@ -7,10 +7,12 @@ import random
 from urllib.parse import urlsplit
 
 import httpx
+import pytest
 
 from tests.web.conftest import new_game, play_by_clicks, screenshot
 
 
+@pytest.mark.alone
 def test_a_whole_game_against_the_ai_is_played_by_clicks_to_the_end_and_shows_the_final_scores(watched, server):
     page = watched().page()
     game = new_game(page)
@@ -81,6 +83,7 @@ def test_the_choices_are_reached_and_taken_with_the_keyboard(watched):
     page.wait_for_function("(window.__pantheonSent || 0) > 0 || document.querySelector('ol.path')")
 
 
+@pytest.mark.alone
 def test_the_admin_hands_a_seat_to_the_ai_and_takes_it_back_and_reads_the_refused_commands(watched, server):
     page = watched().page()
     game = new_game(page)
@@ -115,8 +118,12 @@ def test_the_seat_buttons_follow_the_game_when_the_read_after_a_hand_over_fails(
     def busy_once(route):
         if not failed:
             failed.append(route.request.url)
-            route.fulfill(status=503, content_type="application/problem+json", headers={"Retry-After": "1"},
-                          body='{"status": 503, "code": "store_unavailable", "title": "Busy", "detail": "Busy."}')
+            route.fulfill(
+                status=503,
+                content_type="application/problem+json",
+                headers={"Retry-After": "1"},
+                body='{"status": 503, "code": "store_unavailable", "title": "Busy", "detail": "Busy."}',
+            )
         else:
             route.continue_()
 
@@ -132,7 +139,9 @@ def test_a_choice_clicked_twice_at_once_sends_one_command(watched, server):
     game = new_game(page)
     page.wait_for_selector("button.final[data-choice]")
     before = httpx.get(f"{server}/games/{game}").json()["version"]
-    page.evaluate("() => { const b = document.querySelector('button.final[data-choice]'); b.click(); b.click(); b.click(); }")
+    page.evaluate(
+        "() => { const b = document.querySelector('button.final[data-choice]'); b.click(); b.click(); b.click(); }"
+    )
     page.wait_for_function("(window.__pantheonSent || 0) === 1 && window.__pantheonLastUpdateMs !== undefined")
     assert page.evaluate("window.__pantheonSent") == 1
     assert httpx.get(f"{server}/games/{game}/rejected").json() == []

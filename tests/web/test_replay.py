@@ -78,7 +78,9 @@ def test_the_audit_page_of_a_finished_game_shows_every_check_and_offers_the_expo
 
 def test_the_lobby_filters_games_and_a_person_joins_an_open_seat(watched, server, finished):
     with httpx.Client(base_url=server) as http:
-        open_game = http.post("/games", json={"seats": [{"type": "ai", "level": "random"}, {"type": "human"}]}).json()["game"]
+        open_game = http.post("/games", json={"seats": [{"type": "ai", "level": "random"}, {"type": "human"}]}).json()[
+            "game"
+        ]
     page = watched().page()
     page.goto("/#/lobby?status=finished")
     page.wait_for_selector(f"tr[data-game='{finished}']")
@@ -95,11 +97,38 @@ def test_the_lobby_filters_games_and_a_person_joins_an_open_seat(watched, server
 
 def test_an_invite_link_gives_the_friend_the_reserved_seat(watched, server):
     with httpx.Client(base_url=server) as http:
-        created = http.post("/games", json={"seats": [{"type": "human", "holder": "creator"},
-                                                      {"type": "human", "holder": "invite"}]}).json()
+        created = http.post(
+            "/games", json={"seats": [{"type": "human", "holder": "creator"}, {"type": "human", "holder": "invite"}]}
+        ).json()
     invite = created["invites"][0]
     friend = watched().page()
     friend.goto(f"/#invite={created['game']}.{invite['seat']}.{invite['code']}")
     friend.wait_for_function(f"location.hash === '#/game/{created['game']}'")
     friend.wait_for_selector("svg.board .overlay")
     assert "you play Player B" in friend.locator("h1").inner_text()
+
+
+def test_a_reissued_seat_is_claimed_with_its_new_invite_link_and_the_replay_says_so_in_words(watched, server):
+    with httpx.Client(base_url=server) as http:
+        created = http.post(
+            "/games", json={"seats": [{"type": "human", "holder": "creator"}, {"type": "human", "holder": "invite"}]}
+        ).json()
+        game = created["game"]
+        assert (
+            http.post(f"/games/{game}/seats/1/claim", json={"invite": created["invites"][0]["code"]}).status_code == 201
+        )
+        invite = http.post(
+            f"/games/{game}/seats/1/token", headers={"Authorization": f"Bearer {created['admin_token']}"}
+        ).json()
+        at = http.get(f"/games/{game}").json()["version"]
+    friend = watched().page()
+    friend.goto(f"/#invite={game}.{invite['seat']}.{invite['code']}")
+    friend.wait_for_function(f"location.hash === '#/game/{game}'")
+    friend.wait_for_selector("svg.board .overlay")
+    assert "you play Player B" in friend.locator("h1").inner_text()
+    friend.goto(f"/#/replay/{game}/{at}")
+    friend.wait_for_function(f"document.body.dataset.version === '{at}'")
+    assert (
+        friend.locator("p.event").inner_text()
+        == f"v{at} · the admin · Player B's seat was re-issued: a new invite link, and the old token no longer works"
+    )

@@ -1,37 +1,54 @@
-"""Bots for Pantheon: each decides from one seat's Knowledge, the legal options and its own RNG."""
+"""Pantheon's bots (domain.bots): random, greedy (one step look-ahead) and strong (determinized
+Monte Carlo search), each deciding from one seat's Knowledge, the legal options and its own RNG."""
 
 from __future__ import annotations
 
-import random
-from typing import Protocol
+from typing import Any
 
+from domain.bots import Bot, Search, bot_factories
+from domain.bots import make_bot as _make_bot
 from domain.kernel import Bots
 
-from ..commands import Command
+from ..decide import apply
+from ..random_play import random_command
+from ..state import State, clone
+from .candidates import candidates
+from .evaluate import evaluate
 from .knowledge import Knowledge, determinize, seat_knowledge, view_hash
-from .players import GreedyBot, RandomBot, StrongBot
 
 
-class Bot(Protocol):
-    """A player: `choose` returns a legal command for `seat` from what the seat knows."""
-
-    name: str
-    params: dict
-    budget: str  # how much search one decision gets, in words (recorded with every AI command)
-
-    def choose(self, knowledge: Knowledge, seat: int, rnd: random.Random) -> Command: ...
+def _mover(state: State) -> int | None:
+    return None if state.finished or not state.agenda else state.agenda[0].seat
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+SEARCH = Search(
+    determinize=determinize,
+    candidates=candidates,
+    evaluate=evaluate,
+    apply=apply,
+    clone=clone,
+    random_command=random_command,
+    mover=_mover,
+    horizon=lambda state: state.epoch,  # rollouts play to the end of the epoch at most
+    params={
+        "random": {},
+        "greedy": {"determinizations": 2, "samples": 4},
+        "strong": {"width": 6, "worlds": 8, "plies": 8, "samples": 4, "policy": "greedy"},
+    },
+    budgets={
+        "random": "one uniformly random legal command",
+        "greedy": "every candidate one command ahead on {determinizations} dealt states",
+        "strong": "{width} candidates x {worlds} dealt states: {rollouts} rollouts of {plies} {policy} commands",
+    },
+)
+BOTS = bot_factories(SEARCH)  # by name, weakest first
 
 
-def make_bot(name: str, **params) -> Bot:
-    """A bot by registry name, its default parameters updated with `params`."""
-    bot = BOTS[name]()
-    bot.params = {**bot.params, **params}
-    return bot
+def make_bot(name: str, **params: Any) -> Bot:
+    """A bot by name, its default parameters updated with `params`."""
+    return _make_bot(BOTS, name, **params)
 
 
 PANTHEON_BOTS = Bots(knowledge=seat_knowledge, view_hash=view_hash, make=make_bot, names=tuple(BOTS))
 
-__all__ = ["BOTS", "PANTHEON_BOTS", "Bot", "Knowledge", "determinize", "make_bot", "seat_knowledge", "view_hash"]
+__all__ = ["BOTS", "PANTHEON_BOTS", "SEARCH", "Knowledge", "determinize", "make_bot", "seat_knowledge", "view_hash"]

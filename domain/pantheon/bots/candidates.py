@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import msgspec
 
+from domain.contract import present
+
 from .. import commands as cmd
+from ..commands import Hex
 from ..options import legal_options
 from ..random_play import random_command
 from ..rules import (
@@ -28,25 +32,31 @@ from ..vocabulary import (
     MONEY_CARDS,
     MOVEMENT,
     SACRIFICES,
+    GalliaPick,
+    Piece,
+    Sacrifice,
 )
 
 _KEY = msgspec.json.Encoder()
 
 
-def greedy_placements(state: State, seat: int, budget: int, rnd: random.Random, *, jumps: int = 0,
-                      reserve: tuple[int, int] = (0, 0)) -> list[tuple[str, tuple, bool]]:
+def greedy_placements(
+    state: State, seat: int, budget: int, rnd: random.Random, *, jumps: int = 0, reserve: tuple[int, int] = (0, 0)
+) -> list[tuple[Piece, Hex, bool]]:
     """Place pieces one by one, preferring columns, loot and cheap hexes (ties broken at random)."""
     planner = Planner(state, seat, jumps=jumps)
     planner.reserve[0] += reserve[0]
     planner.reserve[1] += reserve[1]
-    placed = []
+    placed: list[tuple[Piece, Hex, bool]] = []
     while budget > 0:
         targets = [t for t in planner.targets() if t[2] <= budget]
         if not targets:
             break
-        def worth(t):
+
+        def worth(t: tuple[int, int, int, bool]) -> float:
             piece, index, cost, _ = t
-            return (3 * (piece == COLUMN) + 2 * (index in state.loot_board) - cost + rnd.random())
+            return 3 * (piece == COLUMN) + 2 * (index in state.loot_board) - cost + rnd.random()
+
         piece, index, cost, jump = max(targets, key=worth)
         planner.apply(piece, index, jump)
         budget -= cost
@@ -56,15 +66,16 @@ def greedy_placements(state: State, seat: int, budget: int, rnd: random.Random, 
 
 def _moves(state: State, seat: int, rnd: random.Random, big_foot: bool) -> list[cmd.Command]:
     me = state.seats[seat]
-    found = []
+    found: list[cmd.Command] = []
     for cards in sorted({me.hand[MOVEMENT], (me.hand[MOVEMENT] + 1) // 2, 0}):
         steps = movement_steps(me, cards, big_foot)
         if steps == 0:
             continue
         placed = greedy_placements(state, seat, steps, rnd, jumps=count_gods(me, "gaiviles"))
         if placed:
-            found.append(cmd.Move(seat=seat, cards=cards,
-                                  placements=[cmd.Place(piece=p, hex=h, jump=j) for p, h, j in placed]))
+            found.append(
+                cmd.Move(seat=seat, cards=cards, placements=[cmd.Place(piece=p, hex=h, jump=j) for p, h, j in placed])
+            )
     return found
 
 
@@ -82,7 +93,7 @@ def _buys(state: State, seat: int, rnd: random.Random) -> list[cmd.Command]:
         if levels:
             found.append(cmd.Buy(seat=seat, money=money, purchases=[cmd.SacrificeTile(kind=kind, level=levels[-1])]))
     columns = min(budget // 2, me.general_columns)
-    reserve = [cmd.Reserve(piece="column", count=columns)] if columns else []
+    reserve: list[cmd.Purchase] = [cmd.Reserve(piece="column", count=columns)] if columns else []
     placed = greedy_placements(state, seat, budget - columns, rnd, reserve=(0, columns))
     purchases = reserve + [cmd.PlacePiece(piece=p, hex=h) for p, h, _ in placed]
     if purchases:
@@ -95,33 +106,37 @@ def _action(state: State, seat: int, rnd: random.Random) -> list[cmd.Command]:
     gods = components_of(state).gods
     found: list[cmd.Command] = [
         cmd.GainGod(seat=seat, tile=tile, sacrifice=pay)
-        for tile in state.gods_board for pay in payment_options(me, gods[tile])
+        for tile in state.gods_board
+        for pay in payment_options(me, gods[tile])
     ]
-    found += [cmd.DrawCard(seat=seat, slot=slot) for slot in
-              [None] + [i for i, c in enumerate(state.display) if c != EMPTY_SLOT]]
+    found += [
+        cmd.DrawCard(seat=seat, slot=slot)
+        for slot in [None] + [i for i, c in enumerate(state.display) if c != EMPTY_SLOT]
+    ]
     return found + _moves(state, seat, rnd, True) + _buys(state, seat, rnd)
 
 
 def _enumerated(state: State, seat: int, decision: str) -> list[cmd.Command]:
     """Every choice of the small decisions (besides the random samples)."""
     o = legal_options(state, seat)
+    found: list[cmd.Command] = []
     if decision == "sacrifice":
-        return [cmd.ImproveSacrifice(seat=seat, kind=k) for k in o["kinds"]]
-    if decision == "gallia":
-        return [cmd.GalliaChoice(seat=seat, choice=c) for c in o["choices"]]
-    if decision == "gallia_gain":
-        return [cmd.GainGod(seat=seat, tile=o["tile"], sacrifice=p) for p in o["payments"]]
-    if decision == "choose_bonus":
-        return [cmd.ChooseBonus(seat=seat, tile=t) for t in o["tiles"]]
-    if decision == "bonus_column":
-        return [cmd.PlaceColumn(seat=seat, hex=tuple(h)) for h in o["hexes"]]
-    if decision == "reserve_choice":
-        return [cmd.ChooseReserve(seat=seat, piece=p) for p in o["pieces"]]
-    if decision == "extra_action":
-        return [cmd.UseTraitera(seat=seat)]
-    if decision == "draw":
-        return [cmd.DrawCard(seat=seat, slot=s) for s in [None] + o["display"]]
-    return []
+        found += [cmd.ImproveSacrifice(seat=seat, kind=cast(Sacrifice, k)) for k in present(o.kinds)]
+    elif decision == "gallia":
+        found += [cmd.GalliaChoice(seat=seat, choice=cast(GalliaPick, c)) for c in present(o.choices)]
+    elif decision == "gallia_gain":
+        found += [cmd.GainGod(seat=seat, tile=present(o.tile), sacrifice=p) for p in present(o.payments)]
+    elif decision == "choose_bonus":
+        found += [cmd.ChooseBonus(seat=seat, tile=t) for t in present(o.tiles)]
+    elif decision == "bonus_column":
+        found += [cmd.PlaceColumn(seat=seat, hex=(q, r)) for q, r in present(o.hexes)]
+    elif decision == "reserve_choice":
+        found += [cmd.ChooseReserve(seat=seat, piece=cast(Piece, p)) for p in present(o.pieces)]
+    elif decision == "extra_action":
+        found += [cmd.UseTraitera(seat=seat)]
+    elif decision == "draw":
+        found += [cmd.DrawCard(seat=seat, slot=s) for s in [None, *present(o.display)]]
+    return found
 
 
 def candidates(state: State, seat: int, rnd: random.Random, samples: int = 4) -> list[cmd.Command]:

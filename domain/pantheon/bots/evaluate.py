@@ -28,14 +28,22 @@ def seat_value(state: State, seat: SeatState) -> float:
     epochs_left = max(EPOCHS - state.epoch, 0)
     columns = len(seat.columns_on_board)
     material = (
-        0.6 * sum(seat.hand) + 0.25 * money_of(seat.hand)
-        + 1.2 * sum(seat.sacrifice) + 0.8 * max(seat.sacrifice)
+        0.6 * sum(seat.hand)
+        + 0.25 * money_of(seat.hand)
+        + 1.2 * sum(seat.sacrifice)
+        + 0.8 * max(seat.sacrifice)
         + (1.5 + 0.3 * epochs_left) * len(seat.gods)
-        + 0.3 * (seat.feet + seat.columns) + 0.5 * seat.columns
-        + 0.4 * len(seat.feet_on_board) + 0.6 * seat.steps
+        + 0.3 * (seat.feet + seat.columns)
+        + 0.5 * seat.columns
+        + 0.4 * len(seat.feet_on_board)
+        + 0.6 * seat.steps
     )
-    lasting = (sum(seat.half_gods) + column_points(columns) + _next_tier_bonus(columns)
-               + count_gods(seat, "pietalte") * max(seat.sacrifice)) * left
+    lasting = (
+        sum(seat.half_gods)
+        + column_points(columns)
+        + _next_tier_bonus(columns)
+        + count_gods(seat, "pietalte") * max(seat.sacrifice)
+    ) * left
     return seat.score + lasting + material * (0.4 + 0.1 * epochs_left)
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import random
 
 import msgspec
+
+from domain.forks import Shuffles
 
 from ..state import State, clone
 from ..vocabulary import CARDS
@@ -39,9 +40,14 @@ def seat_knowledge(state: State, seat: int | None) -> Knowledge:
             unseen = [a + b for a, b in zip(unseen, other.hand)]
             half += other.half_gods
     knowledge = Knowledge(
-        seat=seat, state=s, hand_sizes=[sum(x.hand) for x in s.seats], unseen_cards=unseen,
-        half_god_counts=[len(x.half_gods) for x in s.seats], unseen_half_gods=sorted(half),
-        low_stack=len(s.half_gods_low), high_stack=len(s.half_gods_high),
+        seat=seat,
+        state=s,
+        hand_sizes=[sum(x.hand) for x in s.seats],
+        unseen_cards=unseen,
+        half_god_counts=[len(x.half_gods) for x in s.seats],
+        unseen_half_gods=sorted(half),
+        low_stack=len(s.half_gods_low),
+        high_stack=len(s.half_gods_high),
     )
     for i, other in enumerate(s.seats):
         if i != seat:
@@ -58,11 +64,11 @@ def view_hash(knowledge: Knowledge) -> str:
     return hashlib.sha256(_ENCODER.encode(canonical)).hexdigest()
 
 
-def _deal(pool: list, sizes: list[int]) -> tuple[list[list], list]:
+def _deal(pool: list[int], sizes: list[int]) -> tuple[list[list[int]], list[int]]:
     """Split a shuffled pool into hands of these sizes; the hands and what is left."""
     hands, at = [], 0
     for n in sizes:
-        hands.append(pool[at:at + n])
+        hands.append(pool[at : at + n])
         at += n
     return hands, pool[at:]
 
@@ -74,7 +80,7 @@ def _counts(cards: list[int]) -> list[int]:
     return counts
 
 
-def determinize(knowledge: Knowledge, rnd: random.Random) -> State:
+def determinize(knowledge: Knowledge, rnd: Shuffles) -> State:
     """A full state consistent with the knowledge: the unseen cards dealt at random into the other
     hands (with their sizes) and the draw pile, the unseen half gods into the other seats and the
     two stacks (1-3 and 4-6), the gods stack shuffled."""
@@ -91,9 +97,9 @@ def determinize(knowledge: Knowledge, rnd: random.Random) -> State:
     high = [v for v in knowledge.unseen_half_gods if v > 3]
     rnd.shuffle(low)
     rnd.shuffle(high)
-    s.half_gods_low = sorted(low[:knowledge.low_stack])
-    s.half_gods_high = sorted(high[:knowledge.high_stack])
-    rest = low[knowledge.low_stack:] + high[knowledge.high_stack:]
+    s.half_gods_low = sorted(low[: knowledge.low_stack])
+    s.half_gods_high = sorted(high[: knowledge.high_stack])
+    rest = low[knowledge.low_stack :] + high[knowledge.high_stack :]
     rnd.shuffle(rest)
     held, _ = _deal(rest, [knowledge.half_god_counts[i] for i in others])
     for i, values in zip(others, held):

@@ -30,9 +30,7 @@ def rows(state: State, seat: int, cap: int = ROW_CAP) -> list[list[int]]:
             if t not in row and matches(comps, row[-1], t):
                 extended = True
                 walk(row + [t])
-        if len(row) >= 2 and not extended:
-            found.append(row)
-        elif len(row) >= 2 and len(row) <= 3:
+        if len(row) >= 2 and not extended or len(row) >= 2 and len(row) <= 3:
             found.append(row)
 
     for t in loose:
@@ -40,13 +38,13 @@ def rows(state: State, seat: int, cap: int = ROW_CAP) -> list[list[int]]:
     return found
 
 
-def _exhibits(state: State, seat: int) -> list:
+def _exhibits(state: State, seat: int) -> list[cmd.Command]:
     comps = components_of(state)
     me = state.seats[seat]
     breaks: list[int | None] = [None]
     if not free_numerals(state, seat):
         breaks = [min((k.numeral for k in me.collections), key=lambda n: collection_value(state, seat, n))]
-    result = [cmd.FinishExhibiting(seat=seat)]
+    result: list[cmd.Command] = [cmd.FinishExhibiting(seat=seat)]
     for row in rows(state, seat):
         base = base_value(comps, row)
         top = max_polish(state, seat, base)
@@ -58,13 +56,15 @@ def _exhibits(state: State, seat: int) -> list:
 def _tile_use(state: State, seat: int, tile: int) -> int:
     comps = components_of(state)
     loose = state.seats[seat].loose
-    return sum(comps.tiles[tile].century for t in loose if t != tile and (matches(comps, tile, t) or matches(comps, t, tile)))
+    return sum(
+        comps.tiles[tile].century for t in loose if t != tile and (matches(comps, tile, t) or matches(comps, t, tile))
+    )
 
 
-def _stores(state: State, seat: int) -> list:
+def _stores(state: State, seat: int) -> list[cmd.Command]:
     comps, me = components_of(state), state.seats[seat]
     ranked = sorted(me.loose, key=lambda t: (_tile_use(state, seat, t), t))
-    result = []
+    result: list[cmd.Command] = []
     for n in range(len(ranked) + 1):
         if me.coins >= storage_fee(comps, len(ranked) - n):
             result.append(cmd.Store(seat=seat, discard=sorted(ranked[:n])))
@@ -73,22 +73,24 @@ def _stores(state: State, seat: int) -> list:
     return result
 
 
-def candidates(state: State, seat: int, rnd: random.Random) -> list:
+def candidates(state: State, seat: int, rnd: random.Random) -> list[cmd.Command]:
     """The commands worth comparing for `seat`'s awaited decision."""
     decision = state.decision
     if decision == CHOOSE_FUNDING_SPACE:
         taken = set(state.figures.values()) | {state.tomb_raider}
         return [cmd.ChooseFundingSpace(seat=seat, space=k) for k in components_of(state).track if k not in taken]
     if decision == EXCAVATE:
-        return [cmd.SkipExcavation(seat=seat)] + [cmd.Excavate(seat=seat, gallery=g) for g in excavatable(state, seat)]
+        skip: list[cmd.Command] = [cmd.SkipExcavation(seat=seat)]
+        return skip + [cmd.Excavate(seat=seat, gallery=g) for g in excavatable(state, seat)]
     if decision == EXHIBIT:
         return _exhibits(state, seat)
     if decision == STORE:
         return _stores(state, seat)
     if decision == ARRANGE_FINDS:
         comps = components_of(state)
-        orders = {tuple(sorted(p, key=lambda t: comps.tiles[t].century)) for p in itertools.permutations(state.finds or [])}
-        orders = sorted(orders)
+        orders = sorted(
+            {tuple(sorted(p, key=lambda t: comps.tiles[t].century)) for p in itertools.permutations(state.finds or [])}
+        )
         rnd.shuffle(orders)
         return [cmd.ArrangeFinds(seat=seat, order=list(o)) for o in orders[:24]]
     raise ValueError(f"seat {seat} is not awaited")

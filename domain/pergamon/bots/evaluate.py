@@ -15,8 +15,11 @@ BAG_MEAN, CHEST_MEAN = 2.5, 6.5
 def _evaluations_left(state: State, comps: Components) -> list[tuple[int, int]]:
     """(round, drop) of every evaluation still to come."""
     done_this_round = state.phase in (EVALUATION, OVER, "round_end")
-    return [(r.round, r.drop) for r in comps.calendar.values()
-            if r.evaluation and (r.round > state.round or (r.round == state.round and not done_this_round))]
+    return [
+        (r.round, r.drop)
+        for r in comps.calendar.values()
+        if r.evaluation and (r.round > state.round or (r.round == state.round and not done_this_round))
+    ]
 
 
 def _marker_value(comps: Components, space: int, evaluations: list[tuple[int, int]]) -> float:
@@ -29,7 +32,7 @@ def _marker_value(comps: Components, space: int, evaluations: list[tuple[int, in
     return total
 
 
-def _awards_value(state: State, comps: Components, seat: int, evaluations) -> float:
+def _awards_value(state: State, comps: Components, seat: int, evaluations: list[tuple[int, int]]) -> float:
     objects_now = exhibited_objects(state)
     total = 0.0
     for round_, _ in evaluations:
@@ -60,7 +63,9 @@ def _figure_value(state: State, comps: Components, seat: int) -> float:
     if state.phase not in (LAYOUT, FUNDING) or seat not in state.figures or state.values:
         return 0.0
     funds = sum(BAG_MEAN if b == "bag" else CHEST_MEAN for b in state.backs)
-    placed = sorted([(space, s) for s, space in state.figures.items()] + ([(state.tomb_raider, -1)] if state.tomb_raider else []))
+    placed = sorted(
+        [(space, s) for s, space in state.figures.items()] + ([(state.tomb_raider, -1)] if state.tomb_raider else [])
+    )
     remaining, coins = funds, 0.0
     for i, (space, s) in enumerate(placed):
         amount = remaining if i == len(placed) - 1 else min(comps.track[space].ask, remaining)
@@ -68,8 +73,14 @@ def _figure_value(state: State, comps: Components, seat: int) -> float:
         if s == seat:
             coins = amount
     depth = comps.track[state.figures[seat]].depth
-    reach = max((sum(comps.tiles[t].century for t in state.galleries[g - 1]) * 0.35 - 0.4 * g
-                 for g in range(1, depth + 1) if state.galleries[g - 1]), default=0.0)
+    reach = max(
+        (
+            sum(comps.tiles[t].century for t in state.galleries[g - 1]) * 0.35 - 0.4 * g
+            for g in range(1, depth + 1)
+            if state.galleries[g - 1]
+        ),
+        default=0.0,
+    )
     first = 1.0 / (1 + sum(1 for space, _ in placed if space < state.figures[seat]))
     return 0.5 * coins + max(0.0, reach) * (0.5 + 0.5 * first)
 
@@ -99,4 +110,7 @@ def evaluate(state: State, seat: int) -> float:
 def collection_value(state: State, seat: int, numeral: int) -> float:
     comps = components_of(state)
     k = next(k for k in state.seats[seat].collections if k.numeral == numeral)
-    return _marker_value(comps, k.space, _evaluations_left(state, comps)) + sum(p for _, _, p in objects(comps, k.tiles)) * 0.1
+    return (
+        _marker_value(comps, k.space, _evaluations_left(state, comps))
+        + sum(p for _, _, p in objects(comps, k.tiles)) * 0.1
+    )

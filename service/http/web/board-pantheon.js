@@ -5,6 +5,8 @@
 import { boardSvg, el, SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
 import { cardName, h, publicState, seatsTable } from "./dom.js";
 
+export const TITLE = "Pantheon";
+
 export class Board {
   // A board drawn in `host`; `onChoice(choice)` is called when a choice on it is picked.
   constructor(host, onChoice) {

@@ -8,6 +8,8 @@
 import { boardSvg, choiceShape, el, SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
 import { h, swatch, who, words } from "./dom.js";
 
+export const TITLE = "Pergamon";
+
 // Tile ids are 100 × century + number; the halves ("mask | vase") are learnt from the server's
 // choice labels ("463 (mask | vase)") as they are seen, to name tiles more fully.
 const halves = new Map();

@@ -3,8 +3,8 @@
 
 export const NS = "http://www.w3.org/2000/svg";
 const boards = new Map();
-export const SEAT_COLORS = ["#d62828", "#1f5fd6", "#f2c500", "#2a9d3a"];
-export const SEAT_LETTERS = ["A", "B", "C", "D"];
+export const SEAT_COLORS = ["#d62828", "#1f5fd6", "#f2c500", "#2a9d3a", "#8e44ad", "#e07b00"];
+export const SEAT_LETTERS = ["A", "B", "C", "D", "E", "F"];  // six: the card game seats up to six
 export const seatName = (seat) => `Player ${SEAT_LETTERS[seat] || seat + 1}`;
 
 export async function boardText(kind, edition) {

@@ -22,8 +22,9 @@ export const words = (text) => String(text).replace(/_/g, " ");
 export const cardName = (card) => words(card).replace(/^./, (c) => c.toUpperCase());
 
 export function swatch(seat) {  // a player's colour with its letter (colour alone is not enough)
-  return h("span", { class: `swatch seat-${seat}`, style: `background:${SEAT_COLORS[seat]}`, "aria-hidden": "true" },
-    SEAT_LETTERS[seat] || "?");
+  const node = h("span", { class: `swatch seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat] || "?");
+  node.style.background = SEAT_COLORS[seat];  // by the CSSOM: the page's policy refuses style attributes
+  return node;
 }
 
 export function who(seat, detail, mine) {
@@ -64,10 +65,17 @@ export function publicState(view) {
     h("dt", {}, "Loot tiles on the map"), h("dd", {}, String((view.loot || []).length)));
 }
 
-// An event in words: "v12 · Player A · cards drawn: count 2, reason setup".
-export function eventWords(event) {
-  const payload = Object.entries(event.payload || {}).filter(([k]) => k !== "type")
-    .map(([k, v]) => `${words(k)} ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join(", ");
+// An event in words: "v12 · Player A · cards drawn: count 2, reason setup"; `named` turns a
+// payload's values into words (a game's module may name its ids).
+export function eventWords(event, named = (value) => value) {
+  if (event.type === "seat_reissued") {  // the platform's, not the game's: no seat or command caused it
+    return `v${event.version} · the admin · ${seatName(event.payload.seat)}'s seat was re-issued: a new invite ` +
+      "link, and the old token no longer works";
+  }
+  const payload = Object.entries(event.payload || {}).filter(([k]) => k !== "type").map(([k, value]) => {
+    const v = named(value);
+    return `${words(k)} ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`;
+  }).join(", ");
   const by = event.seat === null || event.seat === undefined ? "the game" : seatName(event.seat);
   return `v${event.version} · ${by} · ${words(event.type)}${payload ? `: ${payload}` : ""}`;
 }

@@ -4,7 +4,7 @@
 import { adminToken, change, follow, get, mySeat, saved } from "./api.js";
 import { seatName } from "./board.js";
 import { h, problemText, swatch, who } from "./dom.js";
-import { forKind } from "./kinds.js";
+import { forKind, kindTitle } from "./kinds.js";
 
 export class GamePage {
   constructor(root, game) {
@@ -38,7 +38,7 @@ export class GamePage {
     const held = Object.keys((saved()[this.game] || {}).seats || {}).map(Number);
     const role = held.length ? `you play ${held.map(seatName).join(" and ")}` : "you are watching";
     this.root.replaceChildren(
-      h("h1", {}, `Game ${this.game}`, h("small", {}, ` · ${this.detail.kind} · ${role}`)),
+      h("h1", {}, `Game ${this.game}`, h("small", {}, ` · ${kindTitle(this.detail.kind)} · ${role}`)),
       h("nav", { class: "game-links", "aria-label": "This game" },
         h("a", { href: `#/replay/${this.game}` }, "Replay"), " ",
         h("a", { href: `#/audit/${this.game}` }, "Audit")),

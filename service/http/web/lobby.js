@@ -3,7 +3,7 @@
 import { change, gamesOf, get, remember, saved } from "./api.js";
 import { seatName } from "./board.js";
 import { h, problemText } from "./dom.js";
-import { KINDS } from "./kinds.js";
+import { KINDS, kindTitle } from "./kinds.js";
 
 const STATUSES = [["", "Not ended"], ["open", "Open seats"], ["playing", "In progress"], ["finished", "Finished"]];
 
@@ -21,7 +21,7 @@ export async function lobbyPage(root, query) {
   h("label", {}, "Status ", h("select", { name: "status" }, STATUSES.map(([v, t]) => h("option", { value: v, selected: v === status }, t)))),
   " ",
   h("label", {}, "Game ", h("select", { name: "kind" }, h("option", { value: "" }, "All"),
-    KINDS.map((k) => h("option", { value: k, selected: kind === k }, kindName(k))))));
+    KINDS.map((k) => h("option", { value: k, selected: kind === k }, kindTitle(k))))));
   const table = h("div", {}, "Loading…");
   root.replaceChildren(h("h1", {}, "Lobby"), filter, message, table, myGames());
   const shown = [];
@@ -44,7 +44,7 @@ function gamesTable(games, message) {
     h("thead", {}, h("tr", {}, ["Game", "Players", "Status", "Events", "Created", ""].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, games.map((g) => h("tr", { "data-game": g.game },
       h("td", {}, h("a", { href: `#/game/${g.game}` }, g.game), g.lineage ? ` (fork of ${g.lineage.parent})` : ""),
-      h("td", {}, `${g.players} · ${g.kind}`), h("td", {}, g.status), h("td", {}, g.version),
+      h("td", {}, `${g.players} · ${kindTitle(g.kind)}`), h("td", {}, g.status), h("td", {}, g.version),
       h("td", {}, new Date(g.created_at).toLocaleString()),
       h("td", {}, actions(g, message))))));
 }
@@ -75,7 +75,8 @@ function myGames() {
 }
 
 // What the API says a new game may have: the game kinds (one create request each, the default
-// first), each with its options (and defaults), and the AI levels.
+// first), each with its numbers of players (its seats' minItems to maxItems), its options (and
+// defaults), and the AI levels.
 let schemaPromise = null;
 async function gameSchema() {
   schemaPromise ||= get("schema/openapi.json").then((doc) => {
@@ -85,16 +86,20 @@ async function gameSchema() {
     const requests = (deref(body.schema).oneOf || [body.schema]).map(deref).filter(Boolean);
     const kinds = requests.map((create) => {
       const props = create.properties || {};
-      return { kind: (props.kind || {}).const || (props.kind || {}).default, options: (deref(props.options) || {}).properties || {} };
+      const seats = props.seats || {};
+      const players = range(seats.minItems || 2, seats.maxItems || seats.minItems || 4);
+      return { kind: (props.kind || {}).const || (props.kind || {}).default, players,
+        options: (deref(props.options) || {}).properties || {} };
     }).filter((k) => k.kind);
     const seatTypes = ((((requests[0] || {}).properties || {}).seats || {}).items || {}).oneOf || [];
     const ai = seatTypes.map(deref).find((s) => s && s.properties && s.properties.level);
-    return { kinds: kinds.length ? kinds : [{ kind: "pantheon", options: {} }], levels: ai ? ai.properties.level.enum : ["random"] };
-  }).catch(() => ({ kinds: [{ kind: "pantheon", options: {} }], levels: ["random", "greedy", "strong"] }));
+    return { kinds: kinds.length ? kinds : [FALLBACK], levels: ai ? ai.properties.level.enum : ["random"] };
+  }).catch(() => ({ kinds: [FALLBACK], levels: ["random", "greedy", "strong"] }));
   return schemaPromise;
 }
 
-export const kindName = (kind) => String(kind).replace(/^./, (c) => c.toUpperCase());
+const range = (low, high) => Array.from({ length: Math.max(1, high - low + 1) }, (_, i) => low + i);
+const FALLBACK = { kind: "pantheon", players: [2, 3, 4], options: {} };  // the API document could not be read
 
 // The fields of a kind's options that offer a choice: enums, constants, yes/no, and a seat or a
 // constant (Pergamon's first player: a seat or "random").
@@ -119,8 +124,7 @@ export async function newGamePage(root) {
   const { kinds, levels } = await gameSchema();
   const message = h("p", { class: "message", role: "alert" });
   const seats = h("fieldset", { class: "seat-specs" }, h("legend", {}, "Players"));
-  const players = h("select", { name: "players", id: "players", onchange: () => { drawSeats(); drawOptions(); } },
-    [2, 3, 4].map((n) => h("option", { value: n }, n)));
+  const players = h("select", { name: "players", id: "players", onchange: () => { drawSeats(); drawOptions(); } });
   const seatKinds = [["me", "You"], ["invite", "A friend (invite link)"], ["anyone", "Anyone (open seat)"],
     ...levels.map((l) => [`ai:${l}`, `AI (${l})`])];
   function drawSeats() {
@@ -129,13 +133,21 @@ export async function newGamePage(root) {
       h("p", {}, h("label", {}, `${seatName(i)} `, h("select", { name: `seat${i}` }, seatKinds.map(([v, t]) =>
         h("option", { value: v, selected: v === (old[i] || (i === 0 ? "me" : `ai:${levels[0]}`)) }, t)))))));
   }
-  drawSeats();
   const options = h("fieldset", { class: "game-options" });
-  const game = h("select", { name: "kind", id: "kind", onchange: () => drawOptions() },
-    kinds.map((k, i) => h("option", { value: k.kind, selected: i === 0 }, kindName(k.kind))));
+  const game = h("select", { name: "kind", id: "kind", onchange: () => { drawPlayers(); drawSeats(); drawOptions(); } },
+    kinds.map((k, i) => h("option", { value: k.kind, selected: i === 0 }, kindTitle(k.kind))));
+  const chosenKind = () => kinds.find((k) => k.kind === game.value) || kinds[0];
+  function drawPlayers() {  // the numbers of players the chosen game allows; the one chosen stays if allowed
+    const allowed = chosenKind().players;
+    const keep = allowed.includes(Number(players.value)) ? Number(players.value) : allowed[0];
+    players.replaceChildren(...allowed.map((n) => h("option", { value: n, selected: n === keep }, n)));
+    players.value = String(keep);
+  }
+  drawPlayers();
+  drawSeats();
   function drawOptions() {
     const old = Object.fromEntries([...options.querySelectorAll("select")].map((s) => [s.name, s.value]));
-    const fields = optionFields((kinds.find((k) => k.kind === game.value) || kinds[0]).options, Number(players.value));
+    const fields = optionFields(chosenKind().options, Number(players.value));
     for (const select of fields.map((f) => f.querySelector("select"))) {  // what was chosen stays chosen
       if (select.name in old && [...select.options].some((o) => o.value === old[select.name])) select.value = old[select.name];
     }

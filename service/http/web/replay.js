@@ -62,14 +62,14 @@ export class ReplayPage {
     this.root.querySelector("output.at").textContent = `${at} of ${this.slider.max}`;
     history.replaceState(null, "", `#/replay/${this.game}/${at}`);
     const event = this.events.find((e) => e.version === at);
-    this.eventText.textContent = event ? eventWords(event) : "";
+    this.eventText.textContent = event ? eventWords(event, this.kind.named) : "";
     const seq = ++this.seq;
     await new Promise((resolve) => setTimeout(resolve, 60));  // a dragged slider reads only where it stops
     if (seq !== this.seq) return;
     try {
       const view = await get(`games/${this.game}/view`, { token: this.token, params: { at: String(at) } });
       if (seq !== this.seq) return;
-      this.board.draw(view.view);
+      this.board.draw(view.view, [], [], false, mySeat(this.game)[0]);  // the seat held here is "you"
       this.side.replaceChildren(...this.kind.replayPanels(view.view, this.detail, mySeat(this.game)[0]));
       this.chart.replaceChildren(scoreChart(this.score, at));
       document.body.dataset.version = String(view.version);

@@ -19,8 +19,7 @@ PERSIA = start_of("persia")
 assert PERSIA == (16, 4)
 
 
-def persia(players: int = 2, *, seat: int = 0, hands: dict[int, list[str]] | None = None,
-           **kwargs) -> list[ev.Event]:
+def persia(players: int = 2, *, seat: int = 0, hands: dict[int, list[str]] | None = None, **kwargs) -> list[ev.Event]:
     """A Persia turn phase in epoch 1 where `seat` chooses an action."""
     return turn_phase(players, nation="persia", seat=seat, hands=hands, **kwargs)
 
@@ -37,10 +36,12 @@ def move(seat: int, cards: int, *placements: cmd.Place) -> cmd.Move:
     return cmd.Move(seat=seat, cards=cards, placements=list(placements))
 
 
-def moved(seat: int, cards: int, steps: int, *placements: ev.Placed, big_foot: bool = True,
-          loot: list[str] | None = None) -> ev.Moved:
-    return ev.Moved(seat=seat, cards=cards, big_foot=big_foot, steps=steps,
-                    placements=list(placements), loot=loot or [])
+def moved(
+    seat: int, cards: int, steps: int, *placements: ev.Placed, big_foot: bool = True, loot: list[str] | None = None
+) -> ev.Moved:
+    return ev.Moved(
+        seat=seat, cards=cards, big_foot=big_foot, steps=steps, placements=list(placements), loot=loot or []
+    )
 
 
 def placed(piece: str, hex: Hex, cost: int = 1, jump: bool = False) -> ev.Placed:
@@ -49,8 +50,9 @@ def placed(piece: str, hex: Hex, cost: int = 1, jump: bool = False) -> ev.Placed
 
 def pieces(seat: int, *places: tuple[str, Hex]) -> ev.Moved:
     """An earlier follow-up move of this epoch that put these pieces on the board."""
-    return ev.Moved(seat=seat, cards=0, big_foot=False, steps=len(places),
-                    placements=[placed(piece, hex) for piece, hex in places])
+    return ev.Moved(
+        seat=seat, cards=0, big_foot=False, steps=len(places), placements=[placed(piece, hex) for piece, hex in places]
+    )
 
 
 def owns(seat: int, *tiles: str) -> list[ev.Event]:

@@ -21,12 +21,15 @@ choices = PANTHEON.choices
 Player = Callable[[State, int, random.Random], cmd.Command]
 
 
-def played(seed: str, players: int, player: Player = random_command, plies: int = 10_000) -> Iterator[tuple[State, cmd.Command]]:
+def played(
+    seed: str, players: int, player: Player = random_command, plies: int = 10_000
+) -> Iterator[tuple[State, cmd.Command]]:
     """(state, command) for each decision of one game in which every seat plays `player`
     (each state a copy, awaiting a seat), until the end or `plies` commands."""
     rnd = random.Random(seed)
-    options = Options(players=players, start_material=rnd.choice(["bsw", "rulebook"]),
-                      bonus_tiles=rnd.choice(["draft", "random"]))
+    options = Options(
+        players=players, start_material=rnd.choice(["bsw", "rulebook"]), bonus_tiles=rnd.choice(["draft", "random"])
+    )
     state, version, command = None, 0, CreateGame(options=options)
     for _ in range(plies):
         state, events = PANTHEON.apply(state, command, game_rng(seed.encode(), "g", version))
@@ -81,11 +84,17 @@ def _purchase_part(p) -> dict:
 def parts(state: State, command: cmd.Command) -> list[dict]:
     """What the `refers` of the branches on the way to `command` say, in order."""
     decision = state.agenda[0].kind
-    action = [{"action": {cmd.Move: "move", cmd.Buy: "buy", cmd.GainGod: "gain_god",
-                          cmd.DrawCard: "draw"}[type(command)]}] if decision == "action" else []
+    action = (
+        [{"action": {cmd.Move: "move", cmd.Buy: "buy", cmd.GainGod: "gain_god", cmd.DrawCard: "draw"}[type(command)]}]
+        if decision == "action"
+        else []
+    )
     if isinstance(command, cmd.Move):
-        return action + [{"cards": command.cards}] + [
-            {"piece": p.piece, "hex": list(p.hex), "jump": p.jump} for p in command.placements]
+        return (
+            action
+            + [{"cards": command.cards}]
+            + [{"piece": p.piece, "hex": list(p.hex), "jump": p.jump} for p in command.placements]
+        )
     if isinstance(command, cmd.Buy):
         return action + [{"money": normal(command)["money"]}] + [_purchase_part(p) for p in command.purchases]
     if isinstance(command, cmd.Spend):
@@ -111,8 +120,9 @@ def path_to(state: State, seat: int, command: cmd.Command) -> tuple[str, ...]:
             return (*path, found[0].key)
         part = steps[len(path)] if len(path) < len(steps) else {}
         ways = [c for c in listed.choices if c.more and part and _matches(c, part)]
-        assert len(ways) == 1, (f"{command} is lost after {path}: looking for {part}, "
-                                f"the choices are {[c.key for c in listed.choices]}")
+        assert len(ways) == 1, (
+            f"{command} is lost after {path}: looking for {part}, the choices are {[c.key for c in listed.choices]}"
+        )
         path += (ways[0].key,)
 
 

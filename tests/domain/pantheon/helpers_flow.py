@@ -44,8 +44,15 @@ def play(state: State, *commands, rng=None) -> tuple[State, list[ev.Event]]:
     return state, events
 
 
-def between_epochs(players: int = 2, played: tuple[str, ...] = ("gallia",), *, starting_seat: int = 0,
-                   options: Options | None = None, before: tuple = (), hands: dict | None = None) -> list:
+def between_epochs(
+    players: int = 2,
+    played: tuple[str, ...] = ("gallia",),
+    *,
+    starting_seat: int = 0,
+    options: Options | None = None,
+    before: tuple = (),
+    hands: dict | None = None,
+) -> list:
     """Events of a game whose epochs `played` have ended (no scoring events)."""
     options = options or Options(players=players)
     events: list = [ev.GameCreated(options=options)]
@@ -53,8 +60,10 @@ def between_epochs(players: int = 2, played: tuple[str, ...] = ("gallia",), *, s
         events.append(ev.CardsDrawn(seat=seat, count=len(cards), cards=list(cards), reason="test"))
     events += [ev.StartingSeatChosen(seat=starting_seat), *before]
     for epoch, nation in enumerate(played, start=1):
-        events += [ev.NationRevealed(epoch=epoch, nation=nation),
-                   ev.EpochEnded(epoch=epoch, next_starting_seat=starting_seat)]
+        events += [
+            ev.NationRevealed(epoch=epoch, nation=nation),
+            ev.EpochEnded(epoch=epoch, next_starting_seat=starting_seat),
+        ]
     return events
 
 
@@ -62,15 +71,24 @@ def usable_loot(nation: str, players: int) -> list[tuple[int, int]]:
     return [coords(i) for i in BOARD.usable_loot_hexes(nation, players)]
 
 
-def in_preparation(nation: str, players: int = 2, *, starting_seat: int = 0, epoch: int = 1,
-                   hands: dict | None = None, extra: tuple = (), options: Options | None = None,
-                   gods: tuple[str, ...] = ()) -> list:
+def in_preparation(
+    nation: str,
+    players: int = 2,
+    *,
+    starting_seat: int = 0,
+    epoch: int = 1,
+    hands: dict | None = None,
+    extra: tuple = (),
+    options: Options | None = None,
+    gods: tuple[str, ...] = (),
+) -> list:
     """Events of a preparation that has revealed `nation` (and `gods`), placed draw-2 loot on its
     usable hexes and reached step 4; `extra` events follow. The agenda is set by the caller."""
     options = options or Options(players=players)
     played = [n for n in ("germania", "graecia", "aegyptus", "persia", "iberia", "roma") if n != nation]
-    events = between_epochs(players, tuple(played[: epoch - 1]), starting_seat=starting_seat,
-                            options=options, hands=hands)
+    events = between_epochs(
+        players, tuple(played[: epoch - 1]), starting_seat=starting_seat, options=options, hands=hands
+    )
     events.append(ev.NationRevealed(epoch=epoch, nation=nation))
     if gods:
         events.append(ev.GodsRevealed(tiles=list(gods)))
@@ -106,7 +124,19 @@ def stack_index(state: State, tile: str) -> int:
 
 
 __all__ = [
-    "COMPONENTS", "GODS_SORTED", "trigger", "run_tasks", "agenda", "play", "between_epochs",
-    "usable_loot", "in_preparation", "after_trait", "first_action", "temple", "half_gods_taken",
-    "drawn", "stack_index",
+    "COMPONENTS",
+    "GODS_SORTED",
+    "trigger",
+    "run_tasks",
+    "agenda",
+    "play",
+    "between_epochs",
+    "usable_loot",
+    "in_preparation",
+    "after_trait",
+    "first_action",
+    "temple",
+    "half_gods_taken",
+    "drawn",
+    "stack_index",
 ]

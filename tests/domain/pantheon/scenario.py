@@ -70,10 +70,18 @@ def after(state: State, events: list) -> State:
     return state
 
 
-def turn_phase(players: int = 2, *, nation: str = "roma", epoch: int = 1, seat: int = 0,
-               hands: dict[int, list[str]] | None = None, gods: list[str] | None = None,
-               loot: dict[tuple[int, int], str] | None = None, traitera: int = 0,
-               options: Options | None = None) -> list[ev.Event]:
+def turn_phase(
+    players: int = 2,
+    *,
+    nation: str = "roma",
+    epoch: int = 1,
+    seat: int = 0,
+    hands: dict[int, list[str]] | None = None,
+    gods: list[str] | None = None,
+    loot: dict[tuple[int, int], str] | None = None,
+    traitera: int = 0,
+    options: Options | None = None,
+) -> list[ev.Event]:
     """Events that lead to `seat` choosing an action in a turn phase of `nation`."""
     options = options or Options(players=players)
     events: list = [ev.GameCreated(options=options)]
@@ -97,7 +105,9 @@ def turn_phase(players: int = 2, *, nation: str = "roma", epoch: int = 1, seat: 
 
 
 def _other_nation(nation: str, epoch: int) -> str:
-    others = [n for n in ("gallia", "germania", "graecia", "aegyptus", "persia", "iberia", "roma", "cartago") if n != nation]
+    others = [
+        n for n in ("gallia", "germania", "graecia", "aegyptus", "persia", "iberia", "roma", "cartago") if n != nation
+    ]
     return others[epoch - 1]
 
 

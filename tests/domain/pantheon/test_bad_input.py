@@ -11,28 +11,76 @@ from domain.pantheon.state import clone
 from domain.rng import SeededRng
 from service.cli.simulate import run
 
-TYPES = ["create_game", "move", "buy", "gain_god", "draw_card", "pass", "use_traitera", "gallia_choice",
-         "discard", "exchange", "improve_sacrifice", "spend", "choose_bonus", "place_column",
-         "choose_reserve", "nonsense"]
-FIELDS = ["seat", "cards", "placements", "money", "purchases", "tile", "sacrifice", "slot", "choice",
-          "give", "count", "kind", "hex", "piece", "options", "jump", "level", "extra"]
+TYPES = [
+    "create_game",
+    "move",
+    "buy",
+    "gain_god",
+    "draw_card",
+    "pass",
+    "use_traitera",
+    "gallia_choice",
+    "discard",
+    "exchange",
+    "improve_sacrifice",
+    "spend",
+    "choose_bonus",
+    "place_column",
+    "choose_reserve",
+    "nonsense",
+]
+FIELDS = [
+    "seat",
+    "cards",
+    "placements",
+    "money",
+    "purchases",
+    "tile",
+    "sacrifice",
+    "slot",
+    "choice",
+    "give",
+    "count",
+    "kind",
+    "hex",
+    "piece",
+    "options",
+    "jump",
+    "level",
+    "extra",
+]
 
 
 def _value(rnd, depth=0):
     pool = [
-        lambda: rnd.randint(-3, 9), lambda: rnd.choice(["foot", "column", "priest", "money", "movement",
-                                                          "surparit-1", "draw", "reveal", "x", ""]),
-        lambda: None, lambda: rnd.random() < 0.5, lambda: [rnd.randint(-2, 20), rnd.randint(-2, 12)],
-        lambda: 10**30, lambda: 1.5,
+        lambda: rnd.randint(-3, 9),
+        lambda: rnd.choice(["foot", "column", "priest", "money", "movement", "surparit-1", "draw", "reveal", "x", ""]),
+        lambda: None,
+        lambda: rnd.random() < 0.5,
+        lambda: [rnd.randint(-2, 20), rnd.randint(-2, 12)],
+        lambda: 10**30,
+        lambda: 1.5,
     ]
     if depth < 2:
-        pool += [lambda: [_value(rnd, depth + 1) for _ in range(rnd.randint(0, 3))],
-                 lambda: {rnd.choice(FIELDS + ["priest", "money", "type"]): _value(rnd, depth + 1)
-                          for _ in range(rnd.randint(0, 3))},
-                 lambda: {"type": rnd.choice(["reserve", "place", "sacrifice_tile"]), "piece": "foot",
-                          "hex": _value(rnd, depth + 1), "kind": "dancer", "level": rnd.randint(-1, 5)},
-                 lambda: {"piece": rnd.choice(["foot", "column"]), "hex": [rnd.randint(0, 19), rnd.randint(0, 10)],
-                          "jump": rnd.random() < 0.2}]
+        pool += [
+            lambda: [_value(rnd, depth + 1) for _ in range(rnd.randint(0, 3))],
+            lambda: {
+                rnd.choice(FIELDS + ["priest", "money", "type"]): _value(rnd, depth + 1)
+                for _ in range(rnd.randint(0, 3))
+            },
+            lambda: {
+                "type": rnd.choice(["reserve", "place", "sacrifice_tile"]),
+                "piece": "foot",
+                "hex": _value(rnd, depth + 1),
+                "kind": "dancer",
+                "level": rnd.randint(-1, 5),
+            },
+            lambda: {
+                "piece": rnd.choice(["foot", "column"]),
+                "hex": [rnd.randint(0, 19), rnd.randint(0, 10)],
+                "jump": rnd.random() < 0.2,
+            },
+        ]
     return rnd.choice(pool)()
 
 

@@ -24,8 +24,11 @@ def game_states(seed: str, players: int, every: int = 7) -> list[State]:
     """Copies of the states of one random game, every `every` commands, awaiting a seat."""
     rnd = random.Random(seed)
     state, version, found = None, 0, []
-    command = CreateGame(options=Options(players=players, start_material=rnd.choice(["bsw", "rulebook"]),
-                                         bonus_tiles=rnd.choice(["draft", "random"])))
+    command = CreateGame(
+        options=Options(
+            players=players, start_material=rnd.choice(["bsw", "rulebook"]), bonus_tiles=rnd.choice(["draft", "random"])
+        )
+    )
     for ply in range(10_000):
         state, events = PANTHEON.apply(state, command, game_rng(seed.encode(), "g", version))
         version += len(events)
@@ -150,9 +153,17 @@ def test_bots_choose_the_same_in_every_process_whatever_its_string_hash_seed():
     # An auditor re-runs a bot in another process: its choices may not depend on set or dict order
     # of strings, which Python randomises per process.
     root = pathlib.Path(__file__).resolve().parents[3]
-    runs = [subprocess.run([sys.executable, "-c", CHOICES_SCRIPT], cwd=root, capture_output=True, text=True,
-                           env={**os.environ, "PYTHONHASHSEED": seed}, timeout=300)
-            for seed in ("1", "2", "3")]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", CHOICES_SCRIPT],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            timeout=300,
+        )
+        for seed in ("1", "2", "3")
+    ]
     assert all(run.returncode == 0 for run in runs), runs[0].stderr
     choices = [json.loads(run.stdout) for run in runs]
     assert len(choices[0]) > 20 and choices[0] == choices[1] == choices[2]

@@ -36,6 +36,7 @@ def choice(listed: ChoiceList, key: str):
 
 # --- the action -------------------------------------------------------------------------------
 
+
 def test_the_action_offers_the_four_actions_in_words():
     state = given(persia(hands={0: ["money", *SACRIFICES]}))
     root = choices(state, 0, ())
@@ -102,10 +103,13 @@ def test_a_gods_tile_with_several_least_payments_asks_how_to_pay():
     gods = choices(state, 0, ("gain",))
     assert keys(gods) == ["surparit-1", "taksator-1"]
     assert choice(gods, "surparit-1").label == (
-        "Surparit (surparit-1, needs 3-2 sacrifices): also take the top tile of the gods stack; +1 point")
+        "Surparit (surparit-1, needs 3-2 sacrifices): also take the top tile of the gods stack; +1 point"
+    )
     pay = choices(state, 0, ("gain", "surparit-1"))
     assert keys(pay) == ["2xpriest+3xdancer", "3xpriest+2xdancer"]
-    assert choice(pay, "3xpriest+2xdancer").command == cmd.GainGod(seat=0, tile="surparit-1", sacrifice={"priest": 3, "dancer": 2})
+    assert choice(pay, "3xpriest+2xdancer").command == cmd.GainGod(
+        seat=0, tile="surparit-1", sacrifice={"priest": 3, "dancer": 2}
+    )
     assert choice(pay, "3xpriest+2xdancer").refers == {"tile": "surparit-1", "payment": {"priest": 3, "dancer": 2}}
 
 
@@ -126,12 +130,19 @@ def test_buying_asks_for_the_money_cards_then_each_purchase():
     assert choice(shop, "reserve:column:3").refers == {"piece": "column", "count": 3, "cost": 3}
     last = choices(state, 0, ("buy", "1xmoney+1xmoney_3", "tile:priest:2", "reserve:column:1", "foot@17,4"))
     assert keys(last) == ["done"]
-    assert last.choices[0].command == cmd.Buy(seat=0, money={"money": 1, "money_3": 1}, purchases=[
-        cmd.SacrificeTile(kind="priest", level=2), cmd.Reserve(piece="column", count=1),
-        cmd.PlacePiece(piece="foot", hex=(17, 4))])
+    assert last.choices[0].command == cmd.Buy(
+        seat=0,
+        money={"money": 1, "money_3": 1},
+        purchases=[
+            cmd.SacrificeTile(kind="priest", level=2),
+            cmd.Reserve(piece="column", count=1),
+            cmd.PlacePiece(piece="foot", hex=(17, 4)),
+        ],
+    )
 
 
 # --- the other decisions ------------------------------------------------------------------------
+
 
 def test_a_follow_up_offers_to_pass_or_to_play_movement_cards():
     state = given(persia(hands={1: ["movement"]}), agenda(follow_up(1), end_action(0)))
@@ -142,7 +153,9 @@ def test_a_follow_up_offers_to_pass_or_to_play_movement_cards():
 
 
 def test_a_discard_goes_card_by_card_and_each_set_of_cards_has_one_path():
-    state = given(persia(hands={0: ["movement", "priest", "priest", "money"]}), agenda(Task(kind="discard", seat=0, n=2)))
+    state = given(
+        persia(hands={0: ["movement", "priest", "priest", "money"]}), agenda(Task(kind="discard", seat=0, n=2))
+    )
     assert keys(choices(state, 0, ())) == ["movement", "priest"]  # money alone cannot make 2
     second = choices(state, 0, ("priest",))
     assert keys(second) == ["priest", "money"]
@@ -162,7 +175,8 @@ def test_cartago_offers_purchases_without_placing_and_a_pass():
 def test_the_bonus_draft_describes_each_tile():
     state = given(persia(), agenda(Task(kind="choose_bonus", seat=0)))
     assert choice(choices(state, 0, ()), "reserve_2_feet_1_column").label == (
-        "Bonus tile reserve_2_feet_1_column: take 2 feet and 1 column")
+        "Bonus tile reserve_2_feet_1_column: take 2 feet and 1 column"
+    )
 
 
 def test_a_sacrifice_step_says_which_level_each_kind_reaches():
@@ -174,6 +188,7 @@ def test_a_sacrifice_step_says_which_level_each_kind_reaches():
 
 
 # --- paths that are not in the tree -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", [("fly",), ("move", "cards:3"), ("move", "cards:0", "foot@0,0"), ("buy",)])
 def test_a_key_that_is_not_among_the_choices_is_refused(path):

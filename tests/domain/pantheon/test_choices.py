@@ -55,7 +55,11 @@ def _greedy(state, seat, rnd):
 
 
 def _mixed(state, seat, rnd):
-    return _greedy(state, seat, rnd) if seat % 2 == 0 else make_bot("random").choose(seat_knowledge(state, seat), seat, rnd)
+    return (
+        _greedy(state, seat, rnd)
+        if seat % 2 == 0
+        else make_bot("random").choose(seat_knowledge(state, seat), seat, rnd)
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -82,8 +86,17 @@ print(json.dumps(out))
 def test_the_tree_is_the_same_in_every_process_whatever_its_string_hash_seed():
     # The HTTP layer puts a path of keys in a token that another process may follow.
     root = pathlib.Path(__file__).resolve().parents[3]
-    runs = [subprocess.run([sys.executable, "-c", KEYS_SCRIPT], cwd=root, capture_output=True, text=True,
-                           env={**os.environ, "PYTHONHASHSEED": seed}, timeout=300) for seed in ("1", "2")]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", KEYS_SCRIPT],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            timeout=300,
+        )
+        for seed in ("1", "2")
+    ]
     assert all(run.returncode == 0 for run in runs), runs[0].stderr
     trees = [json.loads(run.stdout) for run in runs]
     assert len(trees[0]) == 120 and trees[0] == trees[1]

@@ -48,11 +48,14 @@ def _leaves(state, seat, path=()) -> set[str]:
 
 # --- small decisions ----------------------------------------------------------------------------
 
+
 def _payments(state, seat, tile):
     hand = state.seats[seat].hand
     ranges = [range(min(hand[CARDS.index(kind)], 5) + 1) for kind in SACRIFICES]
-    return [cmd.GainGod(seat=seat, tile=tile, sacrifice=dict(zip(SACRIFICES, counts)))
-            for counts in itertools.product(*ranges)]
+    return [
+        cmd.GainGod(seat=seat, tile=tile, sacrifice=dict(zip(SACRIFICES, counts)))
+        for counts in itertools.product(*ranges)
+    ]
 
 
 def _discards(state, seat, n):
@@ -71,7 +74,9 @@ def _every_small_command(state, seat):
         "gallia": lambda: [cmd.GalliaChoice(seat=s, choice=c) for c in ("draw", "reveal")] + [cmd.Pass(seat=s)],
         "gallia_gain": lambda: _payments(state, s, task.item) + [cmd.Pass(seat=s)],
         "discard": lambda: list(_discards(state, s, task.n)),
-        "exchange": lambda: [cmd.Exchange(seat=s, give=p, count=n) for p in PIECES for n in range(13)] + [cmd.Pass(seat=s)],
+        "exchange": lambda: (
+            [cmd.Exchange(seat=s, give=p, count=n) for p in PIECES for n in range(13)] + [cmd.Pass(seat=s)]
+        ),
         "sacrifice": lambda: [cmd.ImproveSacrifice(seat=s, kind=k) for k in SACRIFICES] + [cmd.Pass(seat=s)],
         "choose_bonus": lambda: [cmd.ChooseBonus(seat=s, tile=t) for t in load_components().bonus],
         "bonus_column": lambda: [cmd.PlaceColumn(seat=s, hex=h) for h in HEXES],
@@ -94,7 +99,9 @@ def test_every_small_decision_lists_exactly_the_commands_decide_accepts():
                 if every is not None:
                     assert _accepted(state, every()) == _leaves(state, seat), kind
                     checked[kind] = checked.get(kind, 0) + 1
-    assert {"gain_god", "draw", "sacrifice", "choose_bonus", "reserve_choice", "discard", "extra_action"} <= set(checked)
+    assert {"gain_god", "draw", "sacrifice", "choose_bonus", "reserve_choice", "discard", "extra_action"} <= set(
+        checked
+    )
 
 
 def _root_keys(state, seat):
@@ -103,14 +110,25 @@ def _root_keys(state, seat):
 
 # --- sequences ----------------------------------------------------------------------------------
 
+
 def _next_steps(command):
     """The command with one more placement or purchase, for every placement or purchase there is."""
     if isinstance(command, cmd.Move):
-        return [cmd.Move(seat=command.seat, cards=command.cards, placements=[*command.placements, cmd.Place(piece=p, hex=h, jump=j)])
-                for p in PIECES for h in HEXES for j in (False, True)]
-    purchases = ([cmd.SacrificeTile(kind=k, level=lv) for k in SACRIFICES for lv in range(1, 5)]
-                 + [cmd.Reserve(piece=p, count=n) for p in PIECES for n in range(1, 13)]
-                 + [cmd.PlacePiece(piece=p, hex=h) for p in PIECES for h in HEXES])
+        return [
+            cmd.Move(
+                seat=command.seat,
+                cards=command.cards,
+                placements=[*command.placements, cmd.Place(piece=p, hex=h, jump=j)],
+            )
+            for p in PIECES
+            for h in HEXES
+            for j in (False, True)
+        ]
+    purchases = (
+        [cmd.SacrificeTile(kind=k, level=lv) for k in SACRIFICES for lv in range(1, 5)]
+        + [cmd.Reserve(piece=p, count=n) for p in PIECES for n in range(1, 13)]
+        + [cmd.PlacePiece(piece=p, hex=h) for p in PIECES for h in HEXES]
+    )
     if isinstance(command, cmd.Spend):
         return [cmd.Spend(seat=command.seat, purchases=[*command.purchases, p]) for p in purchases]
     return [cmd.Buy(seat=command.seat, money=command.money, purchases=[*command.purchases, p]) for p in purchases]
@@ -123,8 +141,10 @@ def _starts(state, seat, decision):
     if decision != "action":
         return moves
     held = [c for c in MONEY_CARDS if hand[CARDS.index(c)]]
-    return moves + [cmd.Buy(seat=seat, money=dict(zip(held, counts)))
-                    for counts in itertools.product(*(range(hand[CARDS.index(c)] + 1) for c in held))]
+    return moves + [
+        cmd.Buy(seat=seat, money=dict(zip(held, counts)))
+        for counts in itertools.product(*(range(hand[CARDS.index(c)] + 1) for c in held))
+    ]
 
 
 def _dones(state, seat, path):
@@ -146,7 +166,11 @@ def test_each_level_of_a_movement_or_buying_lists_exactly_the_next_steps_decide_
             continue
         if decision != "cartago" and rnd.random() < 0.3:  # the first level: cards or money
             start = [] if decision == "follow_up" else ["move", "buy"]
-            tree = set().union(*(_dones(state, seat, (k,)) for k in start if k in _root_keys(state, seat))) if start else _dones(state, seat, ())
+            tree = (
+                set().union(*(_dones(state, seat, (k,)) for k in start if k in _root_keys(state, seat)))
+                if start
+                else _dones(state, seat, ())
+            )
             assert _accepted(state, _starts(state, seat, decision)) == tree
             levels += 1
             continue
@@ -154,7 +178,7 @@ def test_each_level_of_a_movement_or_buying_lists_exactly_the_next_steps_decide_
         stops = [n for n in range(len(path)) if any(c.key == "done" for c in choices(state, seat, path[:n]).choices)]
         if not stops:
             continue
-        at = path[:rnd.choice(stops)]
+        at = path[: rnd.choice(stops)]
         here = next(c.command for c in choices(state, seat, at).choices if c.key == "done")
         assert _accepted(state, _next_steps(here)) == _dones(state, seat, at), (at, here)
         levels += 1

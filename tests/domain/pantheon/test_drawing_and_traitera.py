@@ -32,6 +32,7 @@ def extra_action(seat: int, n: int) -> Task:
 
 # --- drawing ----------------------------------------------------------------------------------
 
+
 def test_the_drawing_action_takes_three_cards_one_pick_at_a_time():
     state = given(persia(), display("priest", "money", "temple", "offering"))
     first = when(state, draw(0))
@@ -47,19 +48,22 @@ def test_a_card_taken_from_the_display_is_replaced_at_once_and_the_new_card_may_
     state = given(persia(), display("priest", "money", "temple", "offering"))
     first = when(state, draw(0, 1), cards_rng(state, "dancer"))
     assert first == [
-        ev.CardTaken(seat=0, slot=1, card="money"), ev.DisplayRefilled(slot=1, card="dancer"),
+        ev.CardTaken(seat=0, slot=1, card="money"),
+        ev.DisplayRefilled(slot=1, card="dancer"),
         agenda(picks_left(0, 2), end_action(0)),
     ]
     state = after(state, first)
     second = when(state, draw(0, 1), cards_rng(state, "money"))
     assert second == [
-        ev.CardTaken(seat=0, slot=1, card="dancer"), ev.DisplayRefilled(slot=1, card="money"),
+        ev.CardTaken(seat=0, slot=1, card="dancer"),
+        ev.DisplayRefilled(slot=1, card="money"),
         agenda(picks_left(0, 1), end_action(0)),
     ]
     state = after(state, second)
     third = when(state, draw(0, 3), cards_rng(state, "movement"))
     assert third == [
-        ev.CardTaken(seat=0, slot=3, card="offering"), ev.DisplayRefilled(slot=3, card="movement"),
+        ev.CardTaken(seat=0, slot=3, card="offering"),
+        ev.DisplayRefilled(slot=3, card="movement"),
         agenda(*action(1)),
     ]
     later = after(state, third)
@@ -93,6 +97,7 @@ def test_a_pick_naming_a_slot_that_is_no_whole_number_is_malformed(slot):
 
 # --- Traitera ---------------------------------------------------------------------------------
 
+
 def test_a_traitera_held_since_the_start_of_the_turn_is_offered_after_the_action():
     state = given(persia(hands={0: ["money"]}, traitera=1), owns(0, "traitera-1"))
     purchase = cmd.Reserve(piece="foot")
@@ -123,12 +128,12 @@ def test_gods_used_in_the_first_action_may_be_used_again_in_the_extra_action():
     state = given(persia(traitera=1), owns(0, "stonkus-1", "traitera-1"))
     purchase = cmd.Reserve(piece="column")
     first = when(state, cmd.Buy(seat=0, purchases=[purchase]))
-    assert first == [ev.Bought(seat=0, money=[], budget=1, purchases=[purchase], costs=[1]),
-                     agenda(extra_action(0, 1))]
+    assert first == [ev.Bought(seat=0, money=[], budget=1, purchases=[purchase], costs=[1]), agenda(extra_action(0, 1))]
     state = after(state, first)
     state = after(state, when(state, cmd.UseTraitera(seat=0)))
     assert when(state, cmd.Buy(seat=0, purchases=[purchase])) == [
-        ev.Bought(seat=0, money=[], budget=1, purchases=[purchase], costs=[1]), agenda(*action(1)),
+        ev.Bought(seat=0, money=[], budget=1, purchases=[purchase], costs=[1]),
+        agenda(*action(1)),
     ]
 
 
@@ -160,8 +165,10 @@ def test_a_traitera_gained_during_the_turn_can_be_used_only_from_the_next_turn()
 
 
 def test_a_traitera_gained_while_holding_one_does_not_add_an_extra_action_that_turn():
-    state = given(persia(hands={0: ["dancer"] * 2 + ["priest"] * 3}, traitera=1,
-                         gods=["traitera-1", "gadicea-1"]), owns(0, "stonkus-1", "traitera-2"))
+    state = given(
+        persia(hands={0: ["dancer"] * 2 + ["priest"] * 3}, traitera=1, gods=["traitera-1", "gadicea-1"]),
+        owns(0, "stonkus-1", "traitera-2"),
+    )
     gain = cmd.GainGod(seat=0, tile="traitera-1", sacrifice={"dancer": 2, "priest": 3})
     state = after(state, when(state, gain))
     assert awaiting(state) == (0, "extra_action") and state.agenda[0].n == 1
@@ -178,8 +185,7 @@ def test_a_traitera_can_only_be_spent_when_the_game_offers_it():
 
 def test_no_traitera_may_be_spent_after_the_action_that_ends_the_turn_phase():
     hand = ["dancer"] * 2 + ["priest"] * 3
-    state = given(turn_phase(2, epoch=6, hands={0: hand}, gods=["gaiviles-2"], traitera=1),
-                  owns(0, "traitera-1"))
+    state = given(turn_phase(2, epoch=6, hands={0: hand}, gods=["gaiviles-2"], traitera=1), owns(0, "traitera-1"))
     events = when(state, cmd.GainGod(seat=0, tile="gaiviles-2", sacrifice={"dancer": 2, "priest": 3}))
     empty = ev.ScoreRow(half_gods=0, columns=0, pietalte=0, total=0)
     assert events == [

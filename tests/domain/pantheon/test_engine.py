@@ -84,7 +84,9 @@ def test_a_refused_command_applied_in_place_leaves_the_state_as_it_was(game):
     before = clone(state)
     far = board_of(state).hexes[0]
     with pytest.raises(DomainError) as refused:
-        PANTHEON.apply(state, Move(seat=seat, cards=0, placements=[Place(piece="foot", hex=(far.q, far.r))]), SeededRng(b"x"))
+        PANTHEON.apply(
+            state, Move(seat=seat, cards=0, placements=[Place(piece="foot", hex=(far.q, far.r))]), SeededRng(b"x")
+        )
     assert refused.value.code in {"not_connected", "column_site", "temple_hex"}
     assert state == before
 

@@ -13,8 +13,10 @@ SITES = [(18, 0), (6, 1), (13, 1), (15, 1), (7, 2), (17, 2), (-1, 3), (1, 3), (9
 
 def columns(seat: int, n: int) -> list:
     """`n` columns of `seat` on the board (all 12 of its columns moved to the general reserve first)."""
-    return [ev.PiecesExchanged(seat=seat, give="column", count=5),  # bsw, 2 players: 5 columns in hand
-            *[ev.ColumnPlaced(seat=seat, hex=h) for h in SITES[:n]]]
+    return [
+        ev.PiecesExchanged(seat=seat, give="column", count=5),  # bsw, 2 players: 5 columns in hand
+        *[ev.ColumnPlaced(seat=seat, hex=h) for h in SITES[:n]],
+    ]
 
 
 def row(half_gods=0, columns=0, pietalte=0) -> ev.ScoreRow:
@@ -29,6 +31,7 @@ def end_of(epoch: int, *extra, rng=None, seat: int = 0) -> tuple:
 
 # --- the end of an epoch ----------------------------------------------------------------------
 
+
 def test_the_epoch_ends_after_the_action_that_took_the_last_gods_tile_and_the_seat_to_its_left_starts_the_next():
     state = given(turn_phase(2, seat=1, gods=["gadicea-1"], hands={1: ["dancer"] * 5}))
     events = when(state, GainGod(seat=1, tile="gadicea-1", sacrifice={"dancer": 5}))
@@ -42,9 +45,17 @@ def test_the_epoch_ends_after_the_action_that_took_the_last_gods_tile_and_the_se
 
 def test_at_the_end_of_an_epoch_feet_return_columns_stay_and_gods_loot_and_displayed_half_gods_go_to_the_box():
     pieces = [
-        ev.Moved(seat=0, cards=0, big_foot=True, steps=3, placements=[
-            ev.Placed(piece="foot", hex=(8, 4), cost=1), ev.Placed(piece="column", hex=(9, 3), cost=1),
-            ev.Placed(piece="foot", hex=(9, 4), cost=1)]),
+        ev.Moved(
+            seat=0,
+            cards=0,
+            big_foot=True,
+            steps=3,
+            placements=[
+                ev.Placed(piece="foot", hex=(8, 4), cost=1),
+                ev.Placed(piece="column", hex=(9, 3), cost=1),
+                ev.Placed(piece="foot", hex=(9, 4), cost=1),
+            ],
+        ),
         ev.Moved(seat=1, cards=0, big_foot=False, steps=1, placements=[ev.Placed(piece="foot", hex=(8, 6), cost=1)]),
         ev.HalfGodsDisplayed(values=[4, 2]),
     ]
@@ -53,7 +64,9 @@ def test_at_the_end_of_an_epoch_feet_return_columns_stay_and_gods_loot_and_displ
     assert isinstance(events[1], ev.NationRevealed)
     ended = after(state, events[:1])
     assert [(s.feet, s.columns, s.feet_on_board, s.columns_on_board) for s in ended.seats] == [
-        (6, 4, [], [BOARD.index_of[(9, 3)]]), (6, 5, [], [])]
+        (6, 4, [], [BOARD.index_of[(9, 3)]]),
+        (6, 5, [], []),
+    ]
     assert ended.occupants == {BOARD.index_of[(9, 3)]: [1]}  # seat 0's column
     assert (ended.gods_board, ended.gods_box) == ([], ["surparit-1", "taksator-1", "gadicea-1"])
     assert (ended.loot_board, ended.loot_box) == ({}, {"draw_2": 3})
@@ -62,6 +75,7 @@ def test_at_the_end_of_an_epoch_feet_return_columns_stay_and_gods_loot_and_displ
 
 
 # --- scoring ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("epoch", [1, 2, 4, 5])
 def test_there_is_no_scoring_after_epochs_1_2_4_and_5(epoch):
@@ -73,8 +87,10 @@ def test_there_is_no_scoring_after_epochs_1_2_4_and_5(epoch):
 
 def test_the_first_scoring_follows_the_end_of_epoch_3_and_keeps_the_half_gods():
     state, events = end_of(3, *half_gods_taken(0, 3), *columns(1, 2))
-    assert events[:2] == [ev.EpochEnded(epoch=3, next_starting_seat=1),
-                          ev.Scored(epoch=3, rows=[row(half_gods=3), row(columns=2)])]
+    assert events[:2] == [
+        ev.EpochEnded(epoch=3, next_starting_seat=1),
+        ev.Scored(epoch=3, rows=[row(half_gods=3), row(columns=2)]),
+    ]
     assert events[2] == ev.NationRevealed(epoch=4, nation=events[2].nation)
     state = after(state, events)
     assert [(s.score, s.half_gods, len(s.columns_on_board)) for s in state.seats] == [(3, [3], 0), (2, [], 2)]
@@ -93,13 +109,16 @@ def test_columns_score_1_each_up_to_3_then_2_each_up_to_7_then_3_each_up_to_11_a
     assert events[1] == ev.Scored(epoch=6, rows=[row(columns=points), row()])
 
 
-@pytest.mark.parametrize("pietalte, levels, points", [
-    (1, {"priest": 4, "dancer": 2}, 4),
-    (2, {"priest": 4, "dancer": 2}, 8),
-    (2, {"temple": 1}, 2),
-    (1, {}, 0),
-    (0, {"priest": 4}, 0),
-])
+@pytest.mark.parametrize(
+    "pietalte, levels, points",
+    [
+        (1, {"priest": 4, "dancer": 2}, 4),
+        (2, {"priest": 4, "dancer": 2}, 8),
+        (2, {"temple": 1}, 2),
+        (1, {}, 0),
+        (0, {"priest": 4}, 0),
+    ],
+)
 def test_each_pietalte_scores_the_level_of_the_seats_highest_sacrifice_tile(pietalte, levels, points):
     tiles = [ev.GodGained(seat=0, tile=f"pietalte-{i}", source="loot", points=0) for i in range(1, pietalte + 1)]
     improved = [ev.SacrificeImproved(seat=0, kind=k, level=lv) for k, lv in levels.items()]
@@ -108,13 +127,21 @@ def test_each_pietalte_scores_the_level_of_the_seats_highest_sacrifice_tile(piet
 
 
 def test_a_scoring_adds_half_gods_then_columns_then_pietalte_for_every_seat():
-    extra = [*half_gods_taken(0, 5, 1), *columns(0, 4), ev.GodGained(seat=0, tile="pietalte-1", source="loot", points=0),
-             ev.SacrificeImproved(seat=0, kind="offering", level=3), *half_gods_taken(1, 6)]
+    extra = [
+        *half_gods_taken(0, 5, 1),
+        *columns(0, 4),
+        ev.GodGained(seat=0, tile="pietalte-1", source="loot", points=0),
+        ev.SacrificeImproved(seat=0, kind="offering", level=3),
+        *half_gods_taken(1, 6),
+    ]
     _, events = end_of(6, *extra)
-    assert events[1] == ev.Scored(epoch=6, rows=[ev.ScoreRow(half_gods=6, columns=8, pietalte=3, total=17), row(half_gods=6)])
+    assert events[1] == ev.Scored(
+        epoch=6, rows=[ev.ScoreRow(half_gods=6, columns=8, pietalte=3, total=17), row(half_gods=6)]
+    )
 
 
 # --- the end of the game ----------------------------------------------------------------------
+
 
 def final(points: tuple[int, int], half_gods: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple:
     extra = [ev.TurnPhaseEnded(seat=s, points=p) for s, p in enumerate(points) if p]

@@ -57,6 +57,7 @@ def with_hex(board: Board, index: int, **changes) -> Board:
 
 # --- the shape ---------------------------------------------------------------------------------
 
+
 def test_the_map_has_between_150_and_220_hexes(board):
     assert 150 <= len(board.hexes) <= 220
 
@@ -83,6 +84,7 @@ def test_each_hex_in_the_data_file_carries_at_most_one_special_role():
 
 # --- start hexes -------------------------------------------------------------------------------
 
+
 def test_there_is_one_start_hex_per_nation_on_land(board):
     starts = [h for h in board.hexes if h.start is not None]
     assert sorted(h.start for h in starts) == sorted(NATIONS)
@@ -96,12 +98,12 @@ def test_start_hexes_are_pairwise_at_least_four_apart(board):
 
 def test_every_start_hex_has_at_least_four_plain_neighbours_to_leave_the_temple(board):
     for nation, start in board.start_hex.items():
-        plain = [n for n in board.neighbors[start]
-                 if not board.hexes[n].column and board.hexes[n].start is None]
+        plain = [n for n in board.neighbors[start] if not board.hexes[n].column and board.hexes[n].start is None]
         assert len(plain) >= 4, nation
 
 
 # --- loot hexes --------------------------------------------------------------------------------
+
 
 def test_every_nation_has_five_loot_hexes_on_land_at_distance_two_or_three(board):
     assert sorted(board.loot_hexes) == sorted(NATIONS)
@@ -135,8 +137,7 @@ def test_loot_hexes_are_reachable_from_their_start_without_crossing_column_sites
 
 
 @pytest.mark.parametrize("players, count", [(2, 3), (3, 4), (4, 5)])
-def test_usable_loot_hexes_gives_three_four_or_five_hexes_for_two_three_or_four_players(
-        board, players, count):
+def test_usable_loot_hexes_gives_three_four_or_five_hexes_for_two_three_or_four_players(board, players, count):
     for nation, loot in board.loot_hexes.items():
         usable = board.usable_loot_hexes(nation, players)
         assert len(usable) == count and list(usable) == sorted(usable)
@@ -145,6 +146,7 @@ def test_usable_loot_hexes_gives_three_four_or_five_hexes_for_two_three_or_four_
 
 
 # --- column sites ------------------------------------------------------------------------------
+
 
 def test_there_are_28_column_sites_all_on_land(board):
     assert len(board.column_sites) == 28
@@ -168,6 +170,7 @@ def test_every_start_hex_has_at_least_three_column_sites_at_distance_two_to_four
 
 
 # --- geography ---------------------------------------------------------------------------------
+
 
 def test_iberia_is_the_westernmost_nation_and_persia_the_easternmost(board):
     xs = {n: start_xy(board, n)[0] for n in NATIONS}
@@ -208,8 +211,9 @@ def test_the_middle_of_the_map_is_mostly_sea(board):
     x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
     y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
     w, h = x1 - x0, y1 - y0
-    middle = [i for i, (x, y) in enumerate(points)
-              if x0 + 0.2 * w <= x <= x1 - 0.2 * w and y0 + 0.4 * h <= y <= y1 - 0.2 * h]
+    middle = [
+        i for i, (x, y) in enumerate(points) if x0 + 0.2 * w <= x <= x1 - 0.2 * w and y0 + 0.4 * h <= y <= y1 - 0.2 * h
+    ]
     assert sum(board.hexes[i].water for i in middle) > 0.5 * len(middle) > 20
 
 
@@ -222,6 +226,7 @@ def test_the_northern_and_southern_nations_are_parted_by_sea_on_the_straight_lin
 
 
 # --- tables, distance, loader ------------------------------------------------------------------
+
 
 def test_index_of_maps_every_coordinate_back_to_its_hex(board):
     assert len(board.index_of) == len(board.hexes)
@@ -244,8 +249,11 @@ def test_jumps_are_consistent_with_neighbors(board):
             ha, ho, ht = board.hexes[a], board.hexes[over], board.hexes[target]
             assert (ho.q - ha.q, ho.r - ha.r) == (ht.q - ho.q, ht.r - ho.r)
         q, r = board.hexes[a].q, board.hexes[a].r
-        straight = [(dq, dr) for dq, dr in DIRECTIONS
-                    if (q + dq, r + dr) in board.index_of and (q + 2 * dq, r + 2 * dr) in board.index_of]
+        straight = [
+            (dq, dr)
+            for dq, dr in DIRECTIONS
+            if (q + dq, r + dr) in board.index_of and (q + 2 * dq, r + 2 * dr) in board.index_of
+        ]
         assert len(pairs) == len(straight)
 
 
@@ -274,6 +282,7 @@ def test_load_board_is_cached_and_rejects_an_unknown_edition(board):
 
 # --- validate_board ----------------------------------------------------------------------------
 
+
 def test_validate_board_accepts_the_shipped_map(board):
     assert validate_board(board) == []
 
@@ -285,12 +294,16 @@ def test_validate_board_reports_a_column_site_next_to_a_start_hex(board):
 
 
 @pytest.mark.parametrize(
-    "breakage", ["start on water", "missing column", "loot too far", "mark changed", "loot on column"])
+    "breakage", ["start on water", "missing column", "loot too far", "mark changed", "loot on column"]
+)
 def test_validate_board_reports_each_kind_of_broken_board(board, breakage):
     roma = board.start_hex["roma"]
     loot = board.loot_hexes["roma"][0][0]
-    far = next(h.index for h in board.hexes
-               if h.start is None and h.loot is None and not h.column and board.distance(roma, h.index) > 6)
+    far = next(
+        h.index
+        for h in board.hexes
+        if h.start is None and h.loot is None and not h.column and board.distance(roma, h.index) > 6
+    )
     mark = board.hexes[loot].mark
     broken = {
         "start on water": lambda: with_hex(board, roma, water=True),
@@ -308,6 +321,7 @@ def test_validate_board_reports_tables_that_do_not_match_the_hexes(board):
 
 
 # --- SVG ---------------------------------------------------------------------------------------
+
 
 def parse(svg: str) -> ET.Element:
     root = ET.fromstring(svg.encode("utf-8"))
@@ -331,8 +345,9 @@ def test_the_svg_draws_one_symbol_per_column_site_and_one_polygon_per_hex(board)
     assert len(by_class(root, "column-site")) == len(board.column_sites) == 28
     assert len(by_class(root, "hex")) == len(board.hexes)
     # a client finds a hex named by its coordinates (as views and choices name them)
-    assert {(int(e.get("data-q")), int(e.get("data-r"))) for e in by_class(root, "hex")} == \
-        {(h.q, h.r) for h in board.hexes}
+    assert {(int(e.get("data-q")), int(e.get("data-r"))) for e in by_class(root, "hex")} == {
+        (h.q, h.r) for h in board.hexes
+    }
 
 
 def test_the_svg_shows_the_marks_of_loot_hexes_and_colours_water(board):

@@ -28,6 +28,7 @@ from .scenario import after, awaiting, given, then_error, when
 
 # --- steps ------------------------------------------------------------------------------------
 
+
 def test_the_rulebook_example_one_card_and_the_big_foot_give_three_steps():
     # Red plays 1 movement card: a foot next to the temple, a foot next to it, a column next
     # to the second foot.
@@ -45,7 +46,8 @@ def test_the_rulebook_example_one_card_and_the_big_foot_give_three_steps():
 def test_a_movement_with_zero_cards_has_the_big_foots_single_step():
     state = given(persia())
     assert when(state, move(0, 0, foot(16, 5))) == [
-        moved(0, 0, 1, placed("foot", (16, 5))), agenda(follow_up(1), end_action(0)),
+        moved(0, 0, 1, placed("foot", (16, 5))),
+        agenda(follow_up(1), end_action(0)),
     ]
     then_error(state, move(0, 0, foot(16, 5), foot(16, 6)), "insufficient_steps")
 
@@ -81,6 +83,7 @@ def test_playing_movement_cards_you_do_not_hold_is_refused():
 
 # --- where pieces may go ----------------------------------------------------------------------
 
+
 def test_a_foot_must_go_next_to_the_temple_or_the_route():
     state = given(persia(hands={0: ["movement"]}))
     then_error(state, move(0, 0, foot(16, 6)), "not_connected")
@@ -90,7 +93,8 @@ def test_a_foot_must_go_next_to_the_temple_or_the_route():
 def test_a_foot_may_stand_on_water_but_not_on_a_column_site():
     state = given(persia(hands={0: ["movement"]}))
     assert when(state, move(0, 1, foot(15, 5), foot(14, 5)))[0] == moved(
-        0, 1, 3, placed("foot", (15, 5)), placed("foot", (14, 5)))
+        0, 1, 3, placed("foot", (15, 5)), placed("foot", (14, 5))
+    )
     then_error(state, move(0, 1, foot(16, 5), foot(15, 6)), "column_site")
 
 
@@ -106,7 +110,8 @@ def test_a_column_must_touch_one_of_your_own_feet_on_the_route():
     then_error(state, move(0, 0, column(15, 6)), "column_needs_own_foot")
     then_error(state, move(0, 1, foot(17, 4), column(15, 6)), "column_needs_own_foot")
     assert when(state, move(0, 1, foot(15, 5), column(15, 6)))[0] == moved(
-        0, 1, 3, placed("foot", (15, 5)), placed("column", (15, 6)))
+        0, 1, 3, placed("foot", (15, 5)), placed("column", (15, 6))
+    )
 
 
 def test_no_piece_may_go_on_the_temple_hex():
@@ -117,7 +122,8 @@ def test_no_piece_may_go_on_the_temple_hex():
 def test_a_hex_holding_another_seats_piece_costs_one_extra_step():
     state = given(persia(hands={0: ["movement"]}), pieces(1, ("foot", (16, 5))))
     assert when(state, move(0, 1, foot(16, 5), foot(16, 6)))[0] == moved(
-        0, 1, 3, placed("foot", (16, 5), cost=2), placed("foot", (16, 6)))
+        0, 1, 3, placed("foot", (16, 5), cost=2), placed("foot", (16, 6))
+    )
     then_error(state, move(0, 0, foot(16, 5)), "insufficient_steps")
 
 
@@ -129,15 +135,15 @@ def test_a_hex_never_holds_two_pieces_of_one_seat():
 
 
 def test_a_hex_holds_at_most_two_pieces():
-    state = given(persia(3, hands={0: ["movement"]}), pieces(1, ("foot", (16, 5))),
-                  pieces(2, ("foot", (16, 5))))
+    state = given(persia(3, hands={0: ["movement"]}), pieces(1, ("foot", (16, 5))), pieces(2, ("foot", (16, 5))))
     then_error(state, move(0, 1, foot(16, 5)), "hex_full")
 
 
 def test_pieces_come_from_the_personal_reserve():
-    state = given(persia(hands={0: ["movement"] * 3}),
-                  pieces(0, ("foot", (15, 5)), ("foot", (14, 5)), ("foot", (13, 6)),
-                         ("foot", (17, 4)), ("foot", (17, 3))))
+    state = given(
+        persia(hands={0: ["movement"] * 3}),
+        pieces(0, ("foot", (15, 5)), ("foot", (14, 5)), ("foot", (13, 6)), ("foot", (17, 4)), ("foot", (17, 3))),
+    )
     assert state.seats[0].feet == 1
     then_error(state, move(0, 2, foot(16, 5), foot(16, 6)), "empty_reserve")
 
@@ -148,6 +154,7 @@ def test_a_placement_on_a_hex_that_is_not_on_the_map_is_refused():
 
 
 # --- routes -----------------------------------------------------------------------------------
+
 
 def test_another_seats_pieces_do_not_extend_your_route():
     state = given(persia(), pieces(1, ("foot", (16, 5))))
@@ -172,13 +179,22 @@ def test_an_old_column_joins_the_route_when_a_new_foot_touches_it():
     then_error(state, move(0, 2, *behind), "not_connected")
     events = when(state, move(0, 2, foot(13, 8), foot(14, 7), *behind))
     assert events == [
-        moved(0, 2, 5, placed("foot", (13, 8)), placed("foot", (14, 7)), placed("foot", (16, 5)),
-              placed("foot", (16, 6)), placed("column", (16, 7))),
+        moved(
+            0,
+            2,
+            5,
+            placed("foot", (13, 8)),
+            placed("foot", (14, 7)),
+            placed("foot", (16, 5)),
+            placed("foot", (16, 6)),
+            placed("column", (16, 7)),
+        ),
         agenda(follow_up(1), end_action(0)),
     ]
 
 
 # --- loot -------------------------------------------------------------------------------------
+
 
 def test_a_foot_on_a_loot_hex_takes_the_tile_and_it_is_activated_after_the_move():
     state = given(persia(hands={0: ["movement"]}))
@@ -191,11 +207,17 @@ def test_a_foot_on_a_loot_hex_takes_the_tile_and_it_is_activated_after_the_move(
 
 
 def test_loot_tiles_are_activated_in_the_order_they_were_taken():
-    state = given(persia(hands={0: ["movement"]},
-                         loot={(17, 5): "money_card", (18, 3): "half_god", (18, 2): "draw_2"}))
+    state = given(persia(hands={0: ["movement"]}, loot={(17, 5): "money_card", (18, 3): "half_god", (18, 2): "draw_2"}))
     assert when(state, move(0, 1, foot(17, 4), foot(18, 3), foot(17, 5))) == [
-        moved(0, 1, 3, placed("foot", (17, 4)), placed("foot", (18, 3)), placed("foot", (17, 5)),
-              loot=["half_god", "money_card"]),
+        moved(
+            0,
+            1,
+            3,
+            placed("foot", (17, 4)),
+            placed("foot", (18, 3)),
+            placed("foot", (17, 5)),
+            loot=["half_god", "money_card"],
+        ),
         ev.LootActivated(seat=0, tile="half_god"),
         ev.HalfGodTaken(seat=0, source="stack", value=1),
         ev.LootActivated(seat=0, tile="money_card"),
@@ -206,10 +228,12 @@ def test_loot_tiles_are_activated_in_the_order_they_were_taken():
 
 # --- follow-ups -------------------------------------------------------------------------------
 
+
 def test_the_other_seats_follow_up_in_clockwise_order_starting_left_of_the_mover():
     state = given(persia(4, seat=2))
     assert when(state, move(2, 0)) == [
-        moved(2, 0, 1), agenda(follow_up(3), follow_up(0), follow_up(1), end_action(2)),
+        moved(2, 0, 1),
+        agenda(follow_up(3), follow_up(0), follow_up(1), end_action(2)),
     ]
 
 
@@ -224,8 +248,7 @@ def test_a_follow_up_move_has_no_big_foot():
 
 
 def test_a_follow_up_counts_vinthrad_and_steps_tiles_even_without_cards():
-    state = given(persia(), owns(1, "vinthrad-1"), steps_tile(1),
-                  moved(0, 0, 1), agenda(follow_up(1), end_action(0)))
+    state = given(persia(), owns(1, "vinthrad-1"), steps_tile(1), moved(0, 0, 1), agenda(follow_up(1), end_action(0)))
     assert when(state, move(1, 0, foot(16, 5), foot(16, 6))) == [
         moved(1, 0, 2, placed("foot", (16, 5)), placed("foot", (16, 6)), big_foot=False),
         agenda(*action(1)),
@@ -240,7 +263,9 @@ def test_a_follow_up_move_without_any_step_is_refused():
 def test_declining_a_follow_up_draws_one_card_from_the_draw_pile():
     state = given(persia(hands={1: ["movement"]}), moved(0, 0, 1), agenda(follow_up(1), end_action(0)))
     assert when(state, cmd.Pass(seat=1), cards_rng(state, "priest")) == [
-        ev.FollowUpDeclined(seat=1), drawn(1, "follow_up_declined", "priest"), agenda(*action(1)),
+        ev.FollowUpDeclined(seat=1),
+        drawn(1, "follow_up_declined", "priest"),
+        agenda(*action(1)),
     ]
 
 
@@ -252,8 +277,7 @@ def test_a_follow_up_that_places_nothing_still_counts_as_a_move_and_draws_no_car
 
 
 def test_a_follow_up_seats_loot_is_activated_before_the_next_follow_up():
-    state = given(persia(3, hands={1: ["movement"]}), moved(0, 0, 1),
-                  agenda(follow_up(1), follow_up(2), end_action(0)))
+    state = given(persia(3, hands={1: ["movement"]}), moved(0, 0, 1), agenda(follow_up(1), follow_up(2), end_action(0)))
     assert when(state, move(1, 1, foot(16, 5), foot(17, 5))) == [
         moved(1, 1, 2, placed("foot", (16, 5)), placed("foot", (17, 5)), big_foot=False, loot=["draw_2"]),
         ev.LootActivated(seat=1, tile="draw_2"),
@@ -287,8 +311,17 @@ def test_the_rulebooks_follow_up_example():
     state = after(state, green)
     yellow = when(state, move(2, 3, foot(16, 5), foot(16, 6), column(15, 6), foot(17, 5)))
     assert yellow == [
-        moved(2, 3, 6, placed("foot", (16, 5)), placed("foot", (16, 6)), placed("column", (15, 6), cost=2),
-              placed("foot", (17, 5)), big_foot=False, loot=["draw_2"]),
+        moved(
+            2,
+            3,
+            6,
+            placed("foot", (16, 5)),
+            placed("foot", (16, 6)),
+            placed("column", (15, 6), cost=2),
+            placed("foot", (17, 5)),
+            big_foot=False,
+            loot=["draw_2"],
+        ),
         ev.LootActivated(seat=2, tile="draw_2"),
         drawn(2, "loot", "movement", "movement"),
         agenda(*action(1)),
@@ -300,19 +333,35 @@ def test_the_rulebooks_example_of_branching_routes_and_a_declined_follow_up():
     # and a column on the other side of the temple: 4 steps. Yellow (seat 1, 3 cards) places
     # 2 feet and a column there for 5 steps because of Green's foot and column. Red (seat 2)
     # draws a card instead of moving.
-    state = given(persia(3, hands={0: ["movement"] * 2, 1: ["movement"] * 3, 2: ["movement"]}),
-                  pieces(0, ("foot", (16, 5)), ("foot", (16, 6))))
+    state = given(
+        persia(3, hands={0: ["movement"] * 2, 1: ["movement"] * 3, 2: ["movement"]}),
+        pieces(0, ("foot", (16, 5)), ("foot", (16, 6))),
+    )
     green = when(state, move(0, 2, column(16, 7), foot(15, 4), foot(14, 4), column(13, 5)))
     assert green == [
-        moved(0, 2, 5, placed("column", (16, 7)), placed("foot", (15, 4)), placed("foot", (14, 4)),
-              placed("column", (13, 5))),
+        moved(
+            0,
+            2,
+            5,
+            placed("column", (16, 7)),
+            placed("foot", (15, 4)),
+            placed("foot", (14, 4)),
+            placed("column", (13, 5)),
+        ),
         agenda(follow_up(1), follow_up(2), end_action(0)),
     ]
     state = after(state, green)
     yellow = when(state, move(1, 3, foot(15, 4), foot(14, 5), column(13, 5)))
     assert yellow == [
-        moved(1, 3, 6, placed("foot", (15, 4), cost=2), placed("foot", (14, 5)),
-              placed("column", (13, 5), cost=2), big_foot=False),
+        moved(
+            1,
+            3,
+            6,
+            placed("foot", (15, 4), cost=2),
+            placed("foot", (14, 5)),
+            placed("column", (13, 5), cost=2),
+            big_foot=False,
+        ),
         agenda(follow_up(2), end_action(0)),
     ]
     state = after(state, yellow)
@@ -322,18 +371,22 @@ def test_the_rulebooks_example_of_branching_routes_and_a_declined_follow_up():
 
 # --- malformed commands -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("command", [
-    {"type": "move", "seat": 0, "cards": "1"},
-    {"type": "move", "seat": 0, "cards": 1.0},
-    {"type": "move", "seat": 0, "placements": [{"piece": "statue", "hex": [16, 5]}]},
-    {"type": "move", "seat": 0, "placements": [{"piece": "foot", "hex": [16, 5, 0]}]},
-    {"type": "move", "seat": 0, "placements": [{"piece": "foot", "hex": "16,5"}]},
-    {"type": "move", "seat": 0, "placements": [{"piece": "foot", "hex": [16, 5], "jump": "yes"}]},
-    {"type": "move", "seat": 0, "placements": [{"piece": "foot", "hex": [16, 5], "steps": 1}]},
-    {"type": "move", "seat": 0, "placements": {"piece": "foot", "hex": [16, 5]}},
-    {"type": "move", "seat": 0, "cards": 2**70},
-    {"type": "move"},
-    cmd.Move(seat=0, placements=[cmd.Place(piece="foot", hex=(float("nan"), 5))]),
-])
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"type": "move", "seat": 0, "cards": "1"},
+        {"type": "move", "seat": 0, "cards": 1.0},
+        {"type": "move", "seat": 0, "placements": [{"piece": "statue", "hex": [16, 5]}]},
+        {"type": "move", "seat": 0, "placements": [{"piece": "foot", "hex": [16, 5, 0]}]},
+        {"type": "move", "seat": 0, "placements": [{"piece": "foot", "hex": "16,5"}]},
+        {"type": "move", "seat": 0, "placements": [{"piece": "foot", "hex": [16, 5], "jump": "yes"}]},
+        {"type": "move", "seat": 0, "placements": [{"piece": "foot", "hex": [16, 5], "steps": 1}]},
+        {"type": "move", "seat": 0, "placements": {"piece": "foot", "hex": [16, 5]}},
+        {"type": "move", "seat": 0, "cards": 2**70},
+        {"type": "move"},
+        cmd.Move(seat=0, placements=[cmd.Place(piece="foot", hex=(float("nan"), 5))]),
+    ],
+)
 def test_a_malformed_move_is_refused_with_a_stable_code(command):
     then_error(given(persia(hands={0: ["movement"]})), command, "malformed_command")

@@ -40,8 +40,10 @@ def revealed(state, tile, seat=0):
     """The state after `seat` chose to reveal, with `tile` on top of the gods stack."""
     rest = state.agenda[1:]
     state, events = play(state, GalliaChoice(seat=seat, choice="reveal"), rng=ScriptedRng(stack_index(state, tile)))
-    assert events == [ev.GalliaRevealed(seat=seat, tile=tile),
-                      ev.AgendaSet(tasks=[Task(kind="gallia_gain", seat=seat, item=tile), *rest])]
+    assert events == [
+        ev.GalliaRevealed(seat=seat, tile=tile),
+        ev.AgendaSet(tasks=[Task(kind="gallia_gain", seat=seat, item=tile), *rest]),
+    ]
     assert (state.gallia_tile, tile in state.gods_stack) == (tile, False)
     return state
 
@@ -50,6 +52,7 @@ GALLIA_REST = [Task(kind="gallia", seat=1, n=1), *after_trait(0)]
 
 
 # --- Gallia -----------------------------------------------------------------------------------
+
 
 def test_gallia_asks_each_seat_from_the_starting_seat():
     state = given(between_epochs(3, ("roma",), starting_seat=2))
@@ -60,7 +63,9 @@ def test_gallia_asks_each_seat_from_the_starting_seat():
 
 def test_gallia_draw_gives_two_cards_from_the_draw_pile():
     assert when(gallia(), GalliaChoice(seat=0, choice="draw")) == [
-        drawn(0, ["movement", "movement"], "gallia"), ev.AgendaSet(tasks=GALLIA_REST)]
+        drawn(0, ["movement", "movement"], "gallia"),
+        ev.AgendaSet(tasks=GALLIA_REST),
+    ]
 
 
 def test_gallia_gains_the_revealed_tile_by_paying_only_its_first_number_with_cards():
@@ -76,16 +81,18 @@ def test_gallia_gains_the_revealed_tile_by_paying_only_its_first_number_with_car
 def test_gallia_counts_sacrifice_tiles_towards_the_first_number():
     state = gallia(hands={0: ["temple"]}, extra=(ev.SacrificeImproved(seat=0, kind="temple", level=3),))
     state = revealed(state, "depraccus-1")  # needs 4-1
-    assert when(state, GainGod(seat=0, tile="depraccus-1", sacrifice={"temple": 1}))[0] == \
-        ev.GodGained(seat=0, tile="depraccus-1", source="gallia", points=1, cards=["temple"])
+    assert when(state, GainGod(seat=0, tile="depraccus-1", sacrifice={"temple": 1}))[0] == ev.GodGained(
+        seat=0, tile="depraccus-1", source="gallia", points=1, cards=["temple"]
+    )
 
 
 def test_gallia_accepts_only_cards_for_pietalte():
     tiles = (ev.SacrificeImproved(seat=0, kind="priest", level=4),)
     state = revealed(gallia(hands={0: ["priest", "offering"] * 3}, extra=tiles), "pietalte-1")  # 3-2-1
     then_error(state, GainGod(seat=0, tile="pietalte-1", sacrifice={}), "sacrifice_not_met")
-    assert when(state, GainGod(seat=0, tile="pietalte-1", sacrifice={"offering": 3}))[0] == \
-        ev.GodGained(seat=0, tile="pietalte-1", source="gallia", points=1, cards=["offering"] * 3)
+    assert when(state, GainGod(seat=0, tile="pietalte-1", sacrifice={"offering": 3}))[0] == ev.GodGained(
+        seat=0, tile="pietalte-1", source="gallia", points=1, cards=["offering"] * 3
+    )
 
 
 def test_gallia_only_offers_the_revealed_tile():
@@ -118,7 +125,8 @@ def test_a_plaesiris_gained_through_gallia_takes_the_top_two_half_gods_of_the_st
     events = when(state, GainGod(seat=0, tile="plaesiris-1", sacrifice={"dancer": 4}), ScriptedRng(8, 0))
     assert events == [
         ev.GodGained(seat=0, tile="plaesiris-1", source="gallia", points=1, cards=["dancer"] * 4),
-        ev.HalfGodTaken(seat=0, source="stack", value=3), ev.HalfGodTaken(seat=0, source="stack", value=1),
+        ev.HalfGodTaken(seat=0, source="stack", value=3),
+        ev.HalfGodTaken(seat=0, source="stack", value=1),
         ev.AgendaSet(tasks=GALLIA_REST),
     ]
     assert after(state, events).half_god_display == [3, 3]
@@ -127,7 +135,10 @@ def test_a_plaesiris_gained_through_gallia_takes_the_top_two_half_gods_of_the_st
 def test_the_last_gallia_choice_ends_the_trait_and_the_preparation_goes_on():
     state, _ = play(gallia(), GalliaChoice(seat=0, choice="draw"))
     assert when(state, GalliaChoice(seat=1, choice="draw")) == [
-        drawn(1, ["movement", "movement"], "gallia"), temple("gallia"), first_action(0)]
+        drawn(1, ["movement", "movement"], "gallia"),
+        temple("gallia"),
+        first_action(0),
+    ]
 
 
 # --- Germania and Graecia ---------------------------------------------------------------------
@@ -169,11 +180,14 @@ def test_discarding_cards_not_in_hand_is_refused():
 
 def test_a_seat_with_exactly_seven_cards_keeps_its_hand():
     state = given(in_preparation("graecia", 2, hands={0: ["temple"] * 7, 1: ["offering"] * 7}))
-    assert run_tasks(state, Task(kind="hand7", seat=0, n=1), Task(kind="hand7", seat=1, n=1),
-                     *after_trait(0)) == [temple("graecia"), first_action(0)]
+    assert run_tasks(state, Task(kind="hand7", seat=0, n=1), Task(kind="hand7", seat=1, n=1), *after_trait(0)) == [
+        temple("graecia"),
+        first_action(0),
+    ]
 
 
 # --- Aegyptus ---------------------------------------------------------------------------------
+
 
 def aegyptus(extra=()):
     state = given(in_preparation("aegyptus", 2, extra=extra))  # bsw: 6 feet, 5 columns; general 6/7
@@ -202,7 +216,9 @@ def test_aegyptus_is_limited_by_the_general_reserve():
     state = aegyptus(extra=(ev.ReserveGained(seat=0, feet=5, columns=6),))  # general: 1 foot, 1 column
     then_error(state, Exchange(seat=0, give="foot", count=2), "bad_exchange")
     then_error(state, Exchange(seat=0, give="column", count=2), "bad_exchange")
-    assert when(state, Exchange(seat=0, give="column", count=1))[0] == ev.PiecesExchanged(seat=0, give="column", count=1)
+    assert when(state, Exchange(seat=0, give="column", count=1))[0] == ev.PiecesExchanged(
+        seat=0, give="column", count=1
+    )
 
 
 def test_a_seat_may_pass_on_aegyptus():
@@ -216,15 +232,25 @@ def test_aegyptus_skips_a_seat_that_can_exchange_nothing():
 
 # --- Persia -----------------------------------------------------------------------------------
 
+
 def test_persia_resorts_the_special_money_stack_descending():
     state = given(in_preparation("persia", 2, extra=(ev.SpecialMoneyTaken(seat=1, value=2),)))
     assert run_tasks(state, Task(kind="persia"), *after_trait(0)) == [
-        ev.SpecialMoneyResorted(order=[5, 4, 4, 3, 3, 2]), temple("persia"), first_action(0)]
+        ev.SpecialMoneyResorted(order=[5, 4, 4, 3, 3, 2]),
+        temple("persia"),
+        first_action(0),
+    ]
 
 
 def test_after_persia_the_stack_stays_descending_for_the_rest_of_the_game():
-    state = given(between_epochs(2, ("persia",), hands={0: ["priest"] * 3 + ["dancer"]},
-                                 before=(ev.SpecialMoneyResorted(order=[5, 4, 4, 3, 3, 2, 2]),)))
+    state = given(
+        between_epochs(
+            2,
+            ("persia",),
+            hands={0: ["priest"] * 3 + ["dancer"]},
+            before=(ev.SpecialMoneyResorted(order=[5, 4, 4, 3, 3, 2, 2]),),
+        )
+    )
     # epoch 2: roma (index 5), and taksator-1 (index 28) is revealed first
     state = after(state, run_tasks(state, Task(kind="prepare"), rng=ScriptedRng(5, 28)))
     assert (state.nation, state.gods_board[0], state.special_money) == ("roma", "taksator-1", [5, 4, 4, 3, 3, 2, 2])
@@ -234,6 +260,7 @@ def test_after_persia_the_stack_stays_descending_for_the_rest_of_the_game():
 
 
 # --- Iberia -----------------------------------------------------------------------------------
+
 
 def iberia(extra=()):
     state = given(in_preparation("iberia", 2, extra=extra))
@@ -245,14 +272,21 @@ IBERIA_REST = [Task(kind="sacrifice", seat=1, n=1, item="optional"), *after_trai
 
 def test_iberia_gives_a_level_1_tile_of_a_lacking_kind():
     assert when(iberia(), ImproveSacrifice(seat=0, kind="dancer")) == [
-        ev.SacrificeImproved(seat=0, kind="dancer", level=1), ev.AgendaSet(tasks=IBERIA_REST)]
+        ev.SacrificeImproved(seat=0, kind="dancer", level=1),
+        ev.AgendaSet(tasks=IBERIA_REST),
+    ]
 
 
 def test_iberia_raises_an_owned_tile_by_one_level():
     state = iberia(extra=(ev.SacrificeImproved(seat=0, kind="priest", level=2),))
-    assert when(state, ImproveSacrifice(seat=0, kind="priest"))[0] == ev.SacrificeImproved(seat=0, kind="priest", level=3)
-    then_error(iberia(extra=(ev.SacrificeImproved(seat=0, kind="priest", level=4),)),
-               ImproveSacrifice(seat=0, kind="priest"), "max_level")
+    assert when(state, ImproveSacrifice(seat=0, kind="priest"))[0] == ev.SacrificeImproved(
+        seat=0, kind="priest", level=3
+    )
+    then_error(
+        iberia(extra=(ev.SacrificeImproved(seat=0, kind="priest", level=4),)),
+        ImproveSacrifice(seat=0, kind="priest"),
+        "max_level",
+    )
 
 
 def test_iberia_may_be_declined():
@@ -266,15 +300,20 @@ def test_iberia_skips_a_seat_whose_four_tiles_are_at_level_4():
 
 # --- Roma -------------------------------------------------------------------------------------
 
+
 def test_roma_gives_every_seat_two_cards_from_the_draw_pile_from_the_starting_seat():
     state = given(between_epochs(3, ("gallia",), starting_seat=2))
     events = run_tasks(state, Task(kind="prepare"), rng=ScriptedRng(5), seat=2)  # roma
     assert [e for e in events if isinstance(e, ev.CardsDrawn)] == [
-        drawn(2, ["movement"] * 2, "roma"), drawn(0, ["movement"] * 2, "roma"), drawn(1, ["movement"] * 2, "roma")]
+        drawn(2, ["movement"] * 2, "roma"),
+        drawn(0, ["movement"] * 2, "roma"),
+        drawn(1, ["movement"] * 2, "roma"),
+    ]
     assert after(state, events).display == state.display
 
 
 # --- Cartago ----------------------------------------------------------------------------------
+
 
 def cartago():
     state = given(in_preparation("cartago", 2, extra=(ev.SacrificeImproved(seat=0, kind="temple", level=1),)))
@@ -284,12 +323,15 @@ def cartago():
 CARTAGO_REST = [Task(kind="cartago", seat=1, n=1), *after_trait(0)]
 
 
-@pytest.mark.parametrize("purchases, costs", [
-    ([SacrificeTile(kind="dancer", level=1), Reserve(piece="column")], [1, 1]),
-    ([SacrificeTile(kind="temple", level=2)], [2]),
-    ([Reserve(piece="foot", count=2)], [2]),
-    ([Reserve(piece="foot")], [1]),
-])
+@pytest.mark.parametrize(
+    "purchases, costs",
+    [
+        ([SacrificeTile(kind="dancer", level=1), Reserve(piece="column")], [1, 1]),
+        ([SacrificeTile(kind="temple", level=2)], [2]),
+        ([Reserve(piece="foot", count=2)], [2]),
+        ([Reserve(piece="foot")], [1]),
+    ],
+)
 def test_cartago_spends_two_money_on_tiles_upgrades_and_pieces(purchases, costs):
     assert when(cartago(), Spend(seat=0, purchases=purchases)) == [
         ev.Bought(seat=0, money=[], budget=2, purchases=purchases, costs=costs),
@@ -299,12 +341,17 @@ def test_cartago_spends_two_money_on_tiles_upgrades_and_pieces(purchases, costs)
 
 def test_cartago_refuses_spending_more_than_two_money():
     then_error(cartago(), Spend(seat=0, purchases=[SacrificeTile(kind="dancer", level=2)]), "insufficient_money")
-    then_error(cartago(), Spend(seat=0, purchases=[Reserve(piece="foot"), Reserve(piece="column", count=2)]),
-               "insufficient_money")
+    then_error(
+        cartago(),
+        Spend(seat=0, purchases=[Reserve(piece="foot"), Reserve(piece="column", count=2)]),
+        "insufficient_money",
+    )
 
 
 def test_cartago_money_is_not_increased_by_stonkus():
-    state = given(in_preparation("cartago", 2, extra=(ev.GodGained(seat=0, tile="stonkus-3", source="loot", points=1),)))
+    state = given(
+        in_preparation("cartago", 2, extra=(ev.GodGained(seat=0, tile="stonkus-3", source="loot", points=1),))
+    )
     state = agenda(state, Task(kind="cartago", seat=0, n=1), *after_trait(0))
     then_error(state, Spend(seat=0, purchases=[Reserve(piece="foot", count=3)]), "insufficient_money")
 

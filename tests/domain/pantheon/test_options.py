@@ -1,5 +1,6 @@
 """Every option `legal_options` lists for the awaited seat is accepted by `decide`."""
 
+import msgspec
 import pytest
 
 from domain.kernel import fold
@@ -31,7 +32,11 @@ def _commands_for(state, seat, o):
                 continue
             steps = o["move"]["steps_without_cards"] + 2 * cards
             if t["cost"] <= steps:
-                yield cmd.Move(seat=seat, cards=cards, placements=[cmd.Place(piece=t["piece"], hex=tuple(t["hex"]), jump=t["jump"])])
+                yield cmd.Move(
+                    seat=seat,
+                    cards=cards,
+                    placements=[cmd.Place(piece=t["piece"], hex=tuple(t["hex"]), jump=t["jump"])],
+                )
     if d == "action":
         for offer in o["gain_god"]:
             for pay in offer["payments"]:
@@ -40,7 +45,9 @@ def _commands_for(state, seat, o):
         if buy:
             money = buy["money_cards"]
             for tile in buy["sacrifice_tiles"]:
-                yield cmd.Buy(seat=seat, money=money, purchases=[cmd.SacrificeTile(kind=tile["kind"], level=tile["level"])])
+                yield cmd.Buy(
+                    seat=seat, money=money, purchases=[cmd.SacrificeTile(kind=tile["kind"], level=tile["level"])]
+                )
             for piece, n in buy["reserve"].items():
                 if n:
                     yield cmd.Buy(seat=seat, money=money, purchases=[cmd.Reserve(piece=piece, count=n)])
@@ -78,14 +85,14 @@ def test_every_listed_option_is_accepted_by_decide(seed):
     tried = 0
     for state in _states(seed):
         seat = PANTHEON.awaited(state).seat
-        options = PANTHEON.legal_options(state, seat)
+        options = msgspec.to_builtins(PANTHEON.legal_options(state, seat))  # as the API sends them
         assert options["awaited"]
         for command in _commands_for(state, seat, options):
             PANTHEON.decide(state, command, SeededRng(b"options"))
             tried += 1
         for other in range(state.players):
             if other != seat:
-                assert PANTHEON.legal_options(state, other) == {"awaited": False, "decision": None}
+                assert msgspec.to_builtins(PANTHEON.legal_options(state, other)) == {"awaited": False, "decision": None}
     assert tried > 1000
 
 
@@ -94,12 +101,12 @@ def test_next_placements_follow_a_sequence_and_shrink_with_the_steps_left():
         if state.agenda[0].kind != "action":
             continue
         seat = state.agenda[0].seat
-        first = next_placements(state, seat, [], 3, movement=True)
+        first = msgspec.to_builtins(next_placements(state, seat, [], 3, movement=True))
         if not first["targets"]:
             continue
         t = first["targets"][0]
         step = [cmd.Place(piece=t["piece"], hex=tuple(t["hex"]), jump=t["jump"])]
-        second = next_placements(state, seat, step, 3, movement=True)
+        second = msgspec.to_builtins(next_placements(state, seat, step, 3, movement=True))
         assert second["left"] == 3 - t["cost"]
         assert all(x["cost"] <= second["left"] for x in second["targets"])
         assert {"piece": t["piece"], "hex": t["hex"], "cost": t["cost"], "jump": t["jump"]} not in second["targets"]

@@ -7,11 +7,11 @@ from collections import Counter
 import msgspec
 import pytest
 
-from domain.pantheon import PANTHEON
+from domain.pantheon import PANTHEON, views
 from domain.pantheon import events as ev
 from domain.pantheon.commands import DrawCard, GainGod, GalliaChoice, Move, Place
 from domain.pantheon.state import State, clone
-from domain.pantheon.views import public_view, redact, seat_view
+from domain.pantheon.views import redact
 from domain.pantheon.vocabulary import CARDS
 from service.cli.simulate import run
 
@@ -27,6 +27,17 @@ from .helpers_flow import (
 )
 from .scenario import ScriptedRng, Task, after, given, then_error, turn_phase, when
 
+
+def public_view(state: State) -> dict:
+    """The public view as the API sends it (JSON-ready)."""
+    return msgspec.to_builtins(views.public_view(state))
+
+
+def seat_view(state: State, seat: int) -> dict:
+    """A seat's view as the API sends it (JSON-ready)."""
+    return msgspec.to_builtins(views.seat_view(state, seat))
+
+
 DECK = ["movement"] * 16 + ["priest"] * 11 + ["dancer"] * 11 + ["temple"] * 11 + ["offering"] * 11 + ["money"] * 15
 TO_LOOT = [Place(piece="foot", hex=(8, 4)), Place(piece="foot", hex=(7, 4))]  # (7, 4): a roma loot hex
 FOLLOW = [Task(kind="follow_up", seat=1), Task(kind="end_action", seat=0, n=0)]
@@ -38,6 +49,7 @@ def cards_of(counts: list[int]) -> list[str]:
 
 
 # --- cards ------------------------------------------------------------------------------------
+
 
 def test_drawing_from_an_empty_draw_pile_first_shuffles_the_discard_pile_into_a_new_draw_pile():
     state = given(turn_phase(2, hands={0: DECK}), ev.CardsDiscarded(seat=0, cards=["priest", "dancer", "dancer"]))
@@ -70,22 +82,30 @@ def test_a_display_refill_shuffles_the_discard_pile_but_never_takes_the_hands():
     refills = [ev.DisplayRefilled(slot=i, card="movement") for i in range(4)]
     state = given(turn_phase(2, hands={0: DECK[4:]}), *refills)
     assert when(state, DrawCard(seat=0, slot=1)) == [
-        ev.CardTaken(seat=0, slot=1, card="movement"), ev.AgendaSet(tasks=DRAWING)]
+        ev.CardTaken(seat=0, slot=1, card="movement"),
+        ev.AgendaSet(tasks=DRAWING),
+    ]
     state = after(state, [ev.CardsDiscarded(seat=0, cards=["offering"])])
     assert when(state, DrawCard(seat=0, slot=1)) == [
-        ev.CardTaken(seat=0, slot=1, card="movement"), ev.DiscardReshuffled(count=1),
-        ev.DisplayRefilled(slot=1, card="offering"), ev.AgendaSet(tasks=DRAWING)]
+        ev.CardTaken(seat=0, slot=1, card="movement"),
+        ev.DiscardReshuffled(count=1),
+        ev.DisplayRefilled(slot=1, card="offering"),
+        ev.AgendaSet(tasks=DRAWING),
+    ]
 
 
 # --- stacks -----------------------------------------------------------------------------------
+
 
 def test_an_empty_gods_stack_is_rebuilt_from_the_box():
     state = given(between_epochs(2, ("gallia",), before=(ev.GodsRevealed(tiles=GODS_SORTED),)))
     assert (state.gods_stack, len(state.gods_box)) == ([], 40)
     events = run_tasks(state, Task(kind="prepare"), rng=ScriptedRng(5, 0, 0, 0))  # roma
     assert events[:5] == [
-        ev.NationRevealed(epoch=2, nation="roma"), ev.GodsStackRebuilt(count=40),
-        ev.GodsRevealed(tiles=["depraccus-1"]), ev.GodsRevealed(tiles=["depraccus-2"]),
+        ev.NationRevealed(epoch=2, nation="roma"),
+        ev.GodsStackRebuilt(count=40),
+        ev.GodsRevealed(tiles=["depraccus-1"]),
+        ev.GodsRevealed(tiles=["depraccus-2"]),
         ev.GodsRevealed(tiles=["depraccus-3"]),
     ]
     state = after(state, events)
@@ -102,15 +122,21 @@ def test_with_the_gods_stack_and_the_box_empty_a_gods_tile_loot_gives_nothing_an
 
 
 def test_a_gallia_reveal_with_an_empty_gods_stack_rebuilds_it_from_the_box_first():
-    box = (ev.GalliaRevealed(seat=1, tile="stonkus-1"), ev.GalliaDeclined(seat=1, tile="stonkus-1"),
-           ev.GalliaRevealed(seat=1, tile="vinthrad-2"), ev.GalliaDeclined(seat=1, tile="vinthrad-2"))
+    box = (
+        ev.GalliaRevealed(seat=1, tile="stonkus-1"),
+        ev.GalliaDeclined(seat=1, tile="stonkus-1"),
+        ev.GalliaRevealed(seat=1, tile="vinthrad-2"),
+        ev.GalliaDeclined(seat=1, tile="vinthrad-2"),
+    )
     rest = [g for g in GODS_SORTED if g not in ("stonkus-1", "vinthrad-2")]
     state = given(in_preparation("gallia", 2, gods=tuple(rest), extra=box))
     state = agenda(state, Task(kind="gallia", seat=0, n=1), Task(kind="gallia", seat=1, n=1))
     assert (state.gods_stack, state.gods_box) == ([], ["stonkus-1", "vinthrad-2"])
     assert when(state, GalliaChoice(seat=0, choice="reveal"), ScriptedRng(1)) == [
-        ev.GodsStackRebuilt(count=2), ev.GalliaRevealed(seat=0, tile="vinthrad-2"),
-        ev.AgendaSet(tasks=[Task(kind="gallia_gain", seat=0, item="vinthrad-2"), Task(kind="gallia", seat=1, n=1)])]
+        ev.GodsStackRebuilt(count=2),
+        ev.GalliaRevealed(seat=0, tile="vinthrad-2"),
+        ev.AgendaSet(tasks=[Task(kind="gallia_gain", seat=0, item="vinthrad-2"), Task(kind="gallia", seat=1, n=1)]),
+    ]
 
 
 EMPTY_MONEY = [ev.SpecialMoneyTaken(seat=1, value=v) for v in (2, 2, 3, 3, 4, 4, 5)]
@@ -119,7 +145,9 @@ EMPTY_MONEY = [ev.SpecialMoneyTaken(seat=1, value=v) for v in (2, 2, 3, 3, 4, 4,
 def test_taksator_gives_only_its_points_when_the_special_money_stack_is_empty():
     state = given(turn_phase(2, gods=["taksator-2", "gadicea-1"], hands={0: ["priest", "dancer"] * 2}), *EMPTY_MONEY)
     assert when(state, GainGod(seat=0, tile="taksator-2", sacrifice={"priest": 2, "dancer": 2})) == [
-        ev.GodGained(seat=0, tile="taksator-2", source="board", points=1, cards=["dancer", "dancer", "priest", "priest"]),
+        ev.GodGained(
+            seat=0, tile="taksator-2", source="board", points=1, cards=["dancer", "dancer", "priest", "priest"]
+        ),
         first_action(1),
     ]
 
@@ -132,6 +160,7 @@ def test_a_money_loot_tile_gives_nothing_when_the_special_money_stack_is_empty()
 
 
 # --- views ------------------------------------------------------------------------------------
+
 
 def scrambled(state: State, keep: int | None = None) -> State:
     """The state with every secret changed but `keep`'s hand and half gods: other hands (same
@@ -150,9 +179,12 @@ def scrambled(state: State, keep: int | None = None) -> State:
 
 
 def secrets() -> State:
-    return given(turn_phase(3, hands={0: ["movement", "priest", "priest"], 1: ["money"] * 4, 2: ["dancer"]}),
-                 *half_gods_taken(0, 3, 5), ev.HalfGodsDisplayed(values=[2]),
-                 ev.HalfGodTaken(seat=1, source="display", value=2))
+    return given(
+        turn_phase(3, hands={0: ["movement", "priest", "priest"], 1: ["money"] * 4, 2: ["dancer"]}),
+        *half_gods_taken(0, 3, 5),
+        ev.HalfGodsDisplayed(values=[2]),
+        ev.HalfGodTaken(seat=1, source="display", value=2),
+    )
 
 
 def test_the_public_view_shows_hand_sizes_and_half_god_counts_but_no_hand_half_god_value_or_undrawn_item():
@@ -166,7 +198,10 @@ def test_the_public_view_shows_hand_sizes_and_half_god_counts_but_no_hand_half_g
 
 def test_a_seat_view_adds_only_that_seats_hand_and_half_god_values():
     state = secrets()
-    assert seat_view(state, 0) == {**public_view(state), "you": {"seat": 0, "hand": {"movement": 1, "priest": 2}, "half_gods": [3, 5]}}
+    assert seat_view(state, 0) == {
+        **public_view(state),
+        "you": {"seat": 0, "hand": {"movement": 1, "priest": 2}, "half_gods": [3, 5]},
+    }
     assert seat_view(state, 1)["you"] == {"seat": 1, "hand": {"money": 4}, "half_gods": [2]}
     for seat in range(3):
         assert seat_view(scrambled(state, keep=seat), seat) == seat_view(state, seat)
@@ -199,12 +234,20 @@ def test_a_hand_reshuffle_shows_each_viewer_only_its_own_former_hand():
     assert redact(event, None) == ev.HandsReshuffled(counts=[2, 1], hands=[[], []])
 
 
-@pytest.mark.parametrize("event", [
-    ev.CardTaken(seat=0, slot=2, card="priest"), ev.DisplayRefilled(slot=2, card="money"),
-    ev.CardsDiscarded(seat=0, cards=["money"]), ev.SpecialMoneyTaken(seat=0, value=3),
-    ev.GalliaRevealed(seat=0, tile="stonkus-2"), ev.HalfGodsDisplayed(values=[4]),
-    ev.GodGained(seat=0, tile="pietalte-1", source="board", points=2, cards=["priest"] * 3 + ["dancer"] * 2 + ["temple"]),
-])
+@pytest.mark.parametrize(
+    "event",
+    [
+        ev.CardTaken(seat=0, slot=2, card="priest"),
+        ev.DisplayRefilled(slot=2, card="money"),
+        ev.CardsDiscarded(seat=0, cards=["money"]),
+        ev.SpecialMoneyTaken(seat=0, value=3),
+        ev.GalliaRevealed(seat=0, tile="stonkus-2"),
+        ev.HalfGodsDisplayed(values=[4]),
+        ev.GodGained(
+            seat=0, tile="pietalte-1", source="board", points=2, cards=["priest"] * 3 + ["dancer"] * 2 + ["temple"]
+        ),
+    ],
+)
 def test_public_events_are_the_same_for_every_viewer(event):
     assert [redact(event, v) for v in (None, 0, 1)] == [event] * 3
 
@@ -213,8 +256,14 @@ def test_public_events_are_the_same_for_every_viewer(event):
 
 # Fields whose card names are public: cards face up in the display, or played face up; and a
 # sacrifice tile's kind, which shares its name with a card.
-PUBLIC_CARDS = {("display_refilled", "card"), ("card_taken", "card"), ("cards_discarded", "cards"),
-                ("bought", "money"), ("god_gained", "cards"), ("sacrifice_improved", "kind")}
+PUBLIC_CARDS = {
+    ("display_refilled", "card"),
+    ("card_taken", "card"),
+    ("cards_discarded", "cards"),
+    ("bought", "money"),
+    ("god_gained", "cards"),
+    ("sacrifice_improved", "kind"),
+}
 
 
 def event_leaks(payload: bytes, viewer: int | None, hands_before: list[list[int]], state: State) -> list[str]:
@@ -235,8 +284,12 @@ def event_leaks(payload: bytes, viewer: int | None, hands_before: list[list[int]
             held = Counter(cards_of(state.seats[seat].hand)) | Counter(cards_of(hands_before[seat]))
             if seat != viewer and cards and not Counter(cards) - held:
                 leaks.append(f"{kind}.{field} shows seat {seat}'s cards {cards}")
-    if kind == "half_god_taken" and data["source"] == "stack" and data["seat"] != viewer \
-            and data["value"] in state.seats[data["seat"]].half_gods:
+    if (
+        kind == "half_god_taken"
+        and data["source"] == "stack"
+        and data["seat"] != viewer
+        and data["value"] in state.seats[data["seat"]].half_gods
+    ):
         leaks.append(f"half_god_taken shows seat {data['seat']}'s half god {data['value']}")
     return leaks
 

@@ -39,6 +39,7 @@ def create(options: Options, rng=None) -> list:
 
 # --- setup ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [0, 1, 5, 6])
 def test_a_game_for_fewer_than_two_or_more_than_four_players_is_refused(players):
     with pytest.raises(DomainError) as raised:
@@ -55,15 +56,24 @@ def test_the_default_options_are_four_players_bsw_material_and_drafted_bonus_til
     assert Options() == Options(players=4, start_material="bsw", bonus_tiles="draft", edition="house-1")
 
 
-@pytest.mark.parametrize("material, players, feet, columns", [
-    ("rulebook", 2, 4, 3), ("rulebook", 3, 4, 3), ("rulebook", 4, 4, 3),
-    ("bsw", 2, 6, 5), ("bsw", 3, 5, 4), ("bsw", 4, 4, 3),
-])
+@pytest.mark.parametrize(
+    "material, players, feet, columns",
+    [
+        ("rulebook", 2, 4, 3),
+        ("rulebook", 3, 4, 3),
+        ("rulebook", 4, 4, 3),
+        ("bsw", 2, 6, 5),
+        ("bsw", 3, 5, 4),
+        ("bsw", 4, 4, 3),
+    ],
+)
 def test_each_seat_starts_with_its_material_and_the_rest_of_its_twelve_and_twelve_in_the_general_reserve(
-        material, players, feet, columns):
+    material, players, feet, columns
+):
     state = given(create(Options(players=players, start_material=material)))
-    assert [(s.feet, s.columns, s.general_feet, s.general_columns) for s in state.seats] == \
-        [(feet, columns, 12 - feet, 12 - columns)] * players
+    assert [(s.feet, s.columns, s.general_feet, s.general_columns) for s in state.seats] == [
+        (feet, columns, 12 - feet, 12 - columns)
+    ] * players
     assert [(s.score, s.feet_on_board, s.columns_on_board) for s in state.seats] == [(0, [], [])] * players
 
 
@@ -74,18 +84,22 @@ def test_setup_deals_five_cards_each_fills_the_display_draws_the_starting_seat_a
     five = ["movement"] * 5
     assert events == [
         ev.GameCreated(options=Options(players=2, bonus_tiles="random")),
-        drawn(0, five, "setup"), drawn(1, five, "setup"),
+        drawn(0, five, "setup"),
+        drawn(1, five, "setup"),
         *[ev.DisplayRefilled(slot=i, card="movement") for i in range(4)],
         ev.StartingSeatChosen(seat=1),
         ev.BonusTilesDealt(tiles=["half_god", "steps_1"]),
         ev.NationRevealed(epoch=1, nation="roma"),
-        ev.GodsRevealed(tiles=["depraccus-1"]), ev.GodsRevealed(tiles=["depraccus-2"]),
+        ev.GodsRevealed(tiles=["depraccus-1"]),
+        ev.GodsRevealed(tiles=["depraccus-2"]),
         ev.GodsRevealed(tiles=["depraccus-3"]),
         ev.LootPlaced(tiles=[(h, "draw_2") for h in ROMA_LOOT_2P]),
-        drawn(1, ["movement", "movement"], "roma"), drawn(0, ["priest", "priest"], "roma"),
+        drawn(1, ["movement", "movement"], "roma"),
+        drawn(0, ["priest", "priest"], "roma"),
         temple("roma"),
         ev.BonusActivated(seat=1, tile="steps_1"),
-        ev.BonusActivated(seat=0, tile="half_god"), ev.HalfGodTaken(seat=0, source="stack", value=1),
+        ev.BonusActivated(seat=0, tile="half_god"),
+        ev.HalfGodTaken(seat=0, source="stack", value=1),
         first_action(1),
     ]
     state = given(events)
@@ -104,9 +118,13 @@ def test_drafted_bonus_tiles_are_chosen_in_reverse_seat_order_from_the_right_of_
     state = given(create(Options(players=3), ScriptedRng(*[0] * 19, 1, 6)))  # starting seat 1, roma
     assert state.seats[0].bonus == state.seats[1].bonus == state.seats[2].bonus == ""
     assert state.agenda == [
-        Task(kind="choose_bonus", seat=0), Task(kind="choose_bonus", seat=2),
-        Task(kind="choose_bonus", seat=1), Task(kind="bonus", seat=1), Task(kind="bonus", seat=2),
-        Task(kind="bonus", seat=0), Task(kind="turn", seat=1),
+        Task(kind="choose_bonus", seat=0),
+        Task(kind="choose_bonus", seat=2),
+        Task(kind="choose_bonus", seat=1),
+        Task(kind="bonus", seat=1),
+        Task(kind="bonus", seat=2),
+        Task(kind="bonus", seat=0),
+        Task(kind="turn", seat=1),
     ]
     then_error(state, ChooseBonus(seat=1, tile="steps_1"), "not_your_turn")
     state, _ = play(state, ChooseBonus(seat=0, tile="steps_1"))
@@ -137,10 +155,11 @@ def test_a_depraccus_from_a_bonus_tile_does_not_draw_in_epoch_1_but_draws_two_in
     state = after(given(events), [ev.EpochEnded(epoch=1, next_starting_seat=0)])
     second = run_tasks(state, Task(kind="prepare"), rng=ScriptedRng(4))  # persia
     i = second.index(temple("persia"))
-    assert second[i + 1:] == [drawn(0, ["priest", "priest"], "depraccus"), first_action(0)]
+    assert second[i + 1 :] == [drawn(0, ["priest", "priest"], "depraccus"), first_action(0)]
 
 
 # --- preparation ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("pick, nation", [(0, "iberia"), (1, "roma"), (2, "cartago"), (3, "iberia")])
 def test_the_preparation_reveals_a_nation_not_played_before(pick, nation):
@@ -164,30 +183,41 @@ def test_a_preparation_reveals_the_nation_three_gods_two_plus_one_half_gods_loot
     events = run_tasks(state, Task(kind="prepare"), rng=ScriptedRng(5, 16, 10, 0, 0, 0, 12, 0, 0, 8))
     assert events == [
         ev.NationRevealed(epoch=2, nation="roma"),
-        ev.GodsRevealed(tiles=["plaesiris-1"]), ev.HalfGodsDisplayed(values=[3, 1]),
-        ev.GodsRevealed(tiles=["depraccus-1"]), ev.GodsRevealed(tiles=["depraccus-2"]),
+        ev.GodsRevealed(tiles=["plaesiris-1"]),
+        ev.HalfGodsDisplayed(values=[3, 1]),
+        ev.GodsRevealed(tiles=["depraccus-1"]),
+        ev.GodsRevealed(tiles=["depraccus-2"]),
         ev.LootPlaced(tiles=[((8, 3), "half_god"), ((7, 4), "draw_2"), ((9, 6), "draw_2")]),
         ev.HalfGodsDisplayed(values=[3]),
-        drawn(1, ["movement", "movement"], "roma"), drawn(0, ["movement", "movement"], "roma"),
+        drawn(1, ["movement", "movement"], "roma"),
+        drawn(0, ["movement", "movement"], "roma"),
         temple("roma"),
         first_action(1),
     ]
     state = after(state, events)
-    assert (state.epoch, state.nation, state.gods_board, sorted(state.half_god_display)) == \
-        (2, "roma", ["plaesiris-1", "depraccus-1", "depraccus-2"], [1, 3, 3])
+    assert (state.epoch, state.nation, state.gods_board, sorted(state.half_god_display)) == (
+        2,
+        "roma",
+        ["plaesiris-1", "depraccus-1", "depraccus-2"],
+        [1, 3, 3],
+    )
 
 
-@pytest.mark.parametrize("players, hexes", [
-    (2, ROMA_LOOT_2P),
-    (3, [(7, 3), (8, 3), (7, 4), (9, 6)]),
-    (4, [(8, 2), (7, 3), (8, 3), (7, 4), (9, 6)]),
-])
+@pytest.mark.parametrize(
+    "players, hexes",
+    [
+        (2, ROMA_LOOT_2P),
+        (3, [(7, 3), (8, 3), (7, 4), (9, 6)]),
+        (4, [(8, 2), (7, 3), (8, 3), (7, 4), (9, 6)]),
+    ],
+)
 def test_n_plus_one_gods_tiles_are_revealed_and_loot_goes_on_the_unmarked_hexes_plus_the_hexes_marked_up_to_the_player_count(
-        players, hexes):
+    players, hexes
+):
     state = given(between_epochs(players, ("gallia",)))
     events = run_tasks(state, Task(kind="prepare"), rng=ScriptedRng(5))  # roma
     revealed = [e for e in events if isinstance(e, ev.GodsRevealed)]
-    assert revealed == [ev.GodsRevealed(tiles=[t]) for t in GODS_SORTED[:players + 1]]
+    assert revealed == [ev.GodsRevealed(tiles=[t]) for t in GODS_SORTED[: players + 1]]
     (loot,) = [e for e in events if isinstance(e, ev.LootPlaced)]
     assert sorted(h for h, _ in loot.tiles) == sorted(hexes) == sorted(usable_loot("roma", players))
 
@@ -200,19 +230,32 @@ def test_the_half_god_stack_gives_the_1_to_3_group_before_any_4_to_6_tile():
 
 
 def test_a_half_god_loot_tile_with_an_empty_half_god_stack_shows_nothing():
-    state = given(between_epochs(2, ("gallia",), before=tuple(
-        half_gods_taken(0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 6, 6))))
+    state = given(
+        between_epochs(
+            2,
+            ("gallia",),
+            before=tuple(half_gods_taken(0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 6, 6)),
+        )
+    )
     events = run_tasks(state, Task(kind="prepare"), rng=ScriptedRng(5, 0, 0, 0, 12))
     assert events[4] == ev.LootPlaced(tiles=[((8, 3), "half_god"), ((7, 4), "draw_2"), ((9, 6), "draw_2")])
     assert not any(isinstance(e, ev.HalfGodsDisplayed) for e in events)
 
 
 def test_each_depraccus_owner_draws_two_cards_per_tile_from_the_starting_seat_after_the_temple():
-    state = given(in_preparation("roma", 2, starting_seat=1, epoch=2, extra=(
-        ev.GodGained(seat=0, tile="depraccus-1", source="loot", points=1),
-        ev.GodGained(seat=1, tile="depraccus-2", source="loot", points=1),
-        ev.GodGained(seat=0, tile="depraccus-3", source="loot", points=1),
-    )))
+    state = given(
+        in_preparation(
+            "roma",
+            2,
+            starting_seat=1,
+            epoch=2,
+            extra=(
+                ev.GodGained(seat=0, tile="depraccus-1", source="loot", points=1),
+                ev.GodGained(seat=1, tile="depraccus-2", source="loot", points=1),
+                ev.GodGained(seat=0, tile="depraccus-3", source="loot", points=1),
+            ),
+        )
+    )
     events = run_tasks(state, *after_trait(1))  # the trait is done: steps 5 and 6
     assert events == [
         temple("roma"),

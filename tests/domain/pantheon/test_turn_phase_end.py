@@ -41,7 +41,6 @@ def game_over(ender: int, players: int, scores: list[int], winners: list[int]) -
     ]
 
 
-
 def test_taking_the_last_gods_tile_ends_the_turn_phase_and_the_seat_left_of_the_ender_starts_the_next_epoch():
     state = given(turn_phase(3, seat=2, hands={2: HAND}, gods=["gaiviles-2"]))
     events = when(state, cmd.GainGod(seat=2, tile="gaiviles-2", sacrifice=PAY), ScriptedRng(4))
@@ -51,8 +50,7 @@ def test_taking_the_last_gods_tile_ends_the_turn_phase_and_the_seat_left_of_the_
         ev.EpochEnded(epoch=1, next_starting_seat=0),
         ev.NationRevealed(epoch=2, nation="persia"),
         *[ev.GodsRevealed(tiles=[f"depraccus-{n}"]) for n in (1, 2, 3, 4)],
-        ev.LootPlaced(tiles=[((18, 1), "draw_2"), ((18, 2), "draw_2"), ((18, 3), "gods_tile"),
-                             ((17, 5), "gods_tile")]),
+        ev.LootPlaced(tiles=[((18, 1), "draw_2"), ((18, 2), "draw_2"), ((18, 3), "gods_tile"), ((17, 5), "gods_tile")]),
         ev.SpecialMoneyResorted(order=[5, 4, 4, 3, 3, 2, 2]),
         ev.TemplePlaced(hex=(16, 4)),
         agenda(*action(0)),
@@ -61,8 +59,7 @@ def test_taking_the_last_gods_tile_ends_the_turn_phase_and_the_seat_left_of_the_
 
 
 def test_the_turn_phase_goes_on_while_a_loot_tile_and_a_gods_tile_remain_on_the_board():
-    state = given(persia(hands={0: ["movement"]}, gods=["gaiviles-2"],
-                         loot={(17, 5): "draw_2", (18, 2): "draw_2"}))
+    state = given(persia(hands={0: ["movement"]}, gods=["gaiviles-2"], loot={(17, 5): "draw_2", (18, 2): "draw_2"}))
     events = when(state, cmd.Move(seat=0, cards=1, placements=[foot(16, 5), foot(17, 5)]))
     assert events[-1] == agenda(follow_up(1), end_action(0))
     assert when(after(state, events), cmd.Pass(seat=1))[-1] == agenda(*action(1))
@@ -71,8 +68,9 @@ def test_the_turn_phase_goes_on_while_a_loot_tile_and_a_gods_tile_remain_on_the_
 def test_the_rulebooks_example_the_last_loot_tile_taken_in_a_movement_lets_the_others_follow_up_first():
     # Seat 0 takes the last loot tile; seats 1 and 2 still make their follow-ups; then seat 0,
     # the big-foot holder, gains the 3 VP.
-    state = given(last_epoch(3, hands={0: ["movement"], 1: ["movement"]}, gods=["gaiviles-2"],
-                             loot={(17, 5): "draw_2"}))
+    state = given(
+        last_epoch(3, hands={0: ["movement"], 1: ["movement"]}, gods=["gaiviles-2"], loot={(17, 5): "draw_2"})
+    )
     mover = when(state, cmd.Move(seat=0, cards=1, placements=[foot(16, 5), foot(17, 5)]))
     assert mover == [
         moved(0, 1, 3, placed("foot", (16, 5)), placed("foot", (17, 5)), loot=["draw_2"]),
@@ -82,19 +80,25 @@ def test_the_rulebooks_example_the_last_loot_tile_taken_in_a_movement_lets_the_o
     ]
     state = after(state, mover)
     first = when(state, cmd.Move(seat=1, cards=1, placements=[foot(16, 5)]))
-    assert first == [moved(1, 1, 2, placed("foot", (16, 5), cost=2), big_foot=False),
-                     agenda(follow_up(2), end_action(0))]
+    assert first == [
+        moved(1, 1, 2, placed("foot", (16, 5), cost=2), big_foot=False),
+        agenda(follow_up(2), end_action(0)),
+    ]
     state = after(state, first)
     second = when(state, cmd.Pass(seat=2))
     assert second == [
-        ev.FollowUpDeclined(seat=2), drawn(2, "follow_up_declined", "movement"),
+        ev.FollowUpDeclined(seat=2),
+        drawn(2, "follow_up_declined", "movement"),
         *game_over(0, 3, scores=[3, 0, 0], winners=[0]),
     ]
 
 
 def test_when_a_follow_up_takes_the_last_loot_tile_the_big_foot_holder_gains_the_points():
-    state = given(last_epoch(3, seat=1, hands={2: ["movement"]}, gods=["gaiviles-2"], loot={(17, 5): "draw_2"}),
-                  moved(1, 0, 1), agenda(follow_up(2), follow_up(0), end_action(1)))
+    state = given(
+        last_epoch(3, seat=1, hands={2: ["movement"]}, gods=["gaiviles-2"], loot={(17, 5): "draw_2"}),
+        moved(1, 0, 1),
+        agenda(follow_up(2), follow_up(0), end_action(1)),
+    )
     taker = when(state, cmd.Move(seat=2, cards=1, placements=[foot(16, 5), foot(17, 5)]))
     assert taker == [
         moved(2, 1, 2, placed("foot", (16, 5)), placed("foot", (17, 5)), big_foot=False, loot=["draw_2"]),
@@ -104,7 +108,8 @@ def test_when_a_follow_up_takes_the_last_loot_tile_the_big_foot_holder_gains_the
     ]
     state = after(state, taker)
     assert when(state, cmd.Pass(seat=0)) == [
-        ev.FollowUpDeclined(seat=0), drawn(0, "follow_up_declined", "movement"),
+        ev.FollowUpDeclined(seat=0),
+        drawn(0, "follow_up_declined", "movement"),
         *game_over(1, 3, scores=[0, 3, 0], winners=[1]),
     ]
 
@@ -121,8 +126,9 @@ def test_the_last_loot_tile_taken_in_a_buying_ends_the_turn_phase_after_the_loot
 
 
 def test_a_last_loot_tile_that_asks_for_a_choice_is_resolved_before_the_turn_phase_ends():
-    state = given(last_epoch(2, hands={0: ["movement"]}, gods=["gaiviles-2"],
-                             loot={(17, 5): "reserve_2_feet_or_2_columns"}))
+    state = given(
+        last_epoch(2, hands={0: ["movement"]}, gods=["gaiviles-2"], loot={(17, 5): "reserve_2_feet_or_2_columns"})
+    )
     events = when(state, cmd.Move(seat=0, cards=1, placements=[foot(16, 5), foot(17, 5)]))
     assert events == [
         moved(0, 1, 3, placed("foot", (16, 5)), placed("foot", (17, 5)), loot=["reserve_2_feet_or_2_columns"]),
@@ -134,14 +140,14 @@ def test_a_last_loot_tile_that_asks_for_a_choice_is_resolved_before_the_turn_pha
     assert events == [ev.ReserveGained(seat=0, feet=0, columns=2), agenda(follow_up(1), end_action(0))]
     state = after(state, events)
     assert when(state, cmd.Pass(seat=1)) == [
-        ev.FollowUpDeclined(seat=1), drawn(1, "follow_up_declined", "movement"),
+        ev.FollowUpDeclined(seat=1),
+        drawn(1, "follow_up_declined", "movement"),
         *game_over(0, 2, scores=[3, 0], winners=[0]),
     ]
 
 
 def test_a_gods_tile_taken_from_the_stack_does_not_empty_the_board():
-    state = given(persia(hands={0: ["movement"]}, gods=["gaiviles-2"],
-                         loot={(17, 5): "gods_tile", (18, 2): "draw_2"}))
+    state = given(persia(hands={0: ["movement"]}, gods=["gaiviles-2"], loot={(17, 5): "gods_tile", (18, 2): "draw_2"}))
     events = when(state, cmd.Move(seat=0, cards=1, placements=[foot(16, 5), foot(17, 5)]))
     assert events == [
         moved(0, 1, 3, placed("foot", (16, 5)), placed("foot", (17, 5)), loot=["gods_tile"]),
@@ -153,8 +159,7 @@ def test_a_gods_tile_taken_from_the_stack_does_not_empty_the_board():
 
 
 def test_an_extra_action_from_a_traitera_can_end_the_turn_phase_and_its_seat_scores():
-    state = given(last_epoch(2, hands={0: HAND}, gods=["gaiviles-2"], traitera=1),
-                  owns(0, "stonkus-1", "traitera-1"))
+    state = given(last_epoch(2, hands={0: HAND}, gods=["gaiviles-2"], traitera=1), owns(0, "stonkus-1", "traitera-1"))
     state = after(state, when(state, cmd.Buy(seat=0)))
     state = after(state, when(state, cmd.UseTraitera(seat=0)))
     assert when(state, cmd.GainGod(seat=0, tile="gaiviles-2", sacrifice=PAY)) == [

@@ -56,7 +56,7 @@ def value_draws(state: State, backs: list[str], values: list[int]) -> list[int]:
     left, answers = state.undrawn[:], []
     for back, value in zip(backs, values):
         counts = [n if b == back else 0 for n, b in zip(left, comps.card_backs)]
-        answers.append(sum(counts[:value - 1]))
+        answers.append(sum(counts[: value - 1]))
         left[value - 1] -= 1
     return answers
 
@@ -64,8 +64,9 @@ def value_draws(state: State, backs: list[str], values: list[int]) -> list[int]:
 def new_game(players: int = 3, seed: bytes = b"scenario", **options) -> State:
     """A created game (round 1 laid out, awaiting the first placement); first seat 0 by default."""
     options.setdefault("first_seat", 0)
-    state, _ = run(None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=players, **options)),
-                   SeededRng(seed))
+    state, _ = run(
+        None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=players, **options)), SeededRng(seed)
+    )
     return state
 
 
@@ -126,12 +127,14 @@ def exhibit(state: State, seat: int, numeral: int, tiles: list[int], space: int)
     for t in tiles:
         _take(state, t)
     me = state.seats[seat]
-    me.collections = sorted(me.collections + [Collection(numeral=numeral, tiles=list(tiles), space=space)],
-                            key=lambda k: k.numeral)
+    me.collections = sorted(
+        me.collections + [Collection(numeral=numeral, tiles=list(tiles), space=space)], key=lambda k: k.numeral
+    )
 
 
-def turn_of(state: State, seat: int, *, space: int, coins: int, round: int = 4,
-            others: dict[int, int] | None = None) -> State:
+def turn_of(
+    state: State, seat: int, *, space: int, coins: int, round: int = 4, others: dict[int, int] | None = None
+) -> State:
     """Phase 3 of `round` with `seat`'s turn at step A: its figure on `space` with `coins`."""
     state.round, state.phase = round, EXCAVATION
     state.figures = {seat: space, **(others or {})}
@@ -158,6 +161,7 @@ def last_turn(state: State, round: int, seat: int = 0) -> State:
     """Phase 3 of `round`, the last figure's turn (seat's) at step B with no loose tile: its
     FinishExhibiting ends the phase, so the evaluation (if any) and the round end follow."""
     from domain.pergamon.vocabulary import EXHIBIT
+
     others = [s for s in range(state.players) if s != seat]
     state.round, state.phase = round, EXCAVATION
     state.figures = {s: 1 + i for i, s in enumerate(others)} | {seat: len(others) + 2}

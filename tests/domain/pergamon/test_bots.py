@@ -2,6 +2,7 @@
 the levels are ordered: greedy beats random."""
 
 import random
+import time
 
 import pytest
 
@@ -10,26 +11,33 @@ from domain.pergamon.bots import BOTS, make_bot, seat_knowledge, view_hash
 from domain.pergamon.commands import PergamonOptions
 from domain.pergamon.playout import game_seed, play_game
 from domain.pergamon.state import clone
-from tests.bench.ladder_pergamon import ladder
+from service.ai.ladder import ladder
 
 
 def _bot_policies(names):
     bots = [make_bot(n) for n in names]
-    return {s: (lambda state, seat, rnd: bots[seat].choose(seat_knowledge(state, seat), seat, rnd))
-            for s in range(len(names))}
+    return {
+        s: (lambda state, seat, rnd: bots[seat].choose(seat_knowledge(state, seat), seat, rnd))
+        for s in range(len(names))
+    }
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_greedy_bots_play_whole_games_with_legal_commands(players):
     options = PergamonOptions(players=players, variant_sorting=True, vp_visibility="secret")
-    record = play_game(game_seed("bots", players), options, random.Random(players),
-                       policies=_bot_policies(["greedy"] * players))
+    record = play_game(
+        game_seed("bots", players), options, random.Random(players), policies=_bot_policies(["greedy"] * players)
+    )
     assert record.errors == [] and record.violations == [] and record.state.finished
 
 
 def test_the_strong_bot_plays_a_whole_game_with_legal_commands():
-    record = play_game(game_seed("strong", 0), PergamonOptions(players=2), random.Random(0),
-                       policies=_bot_policies(["strong", "greedy"]))
+    record = play_game(
+        game_seed("strong", 0),
+        PergamonOptions(players=2),
+        random.Random(0),
+        policies=_bot_policies(["strong", "greedy"]),
+    )
     assert record.errors == [] and record.violations == [] and record.state.finished
 
 
@@ -63,5 +71,5 @@ def test_the_levels_are_named_weakest_first():
 
 
 def test_greedy_beats_random():
-    result = ladder(["greedy", "random"], games=10, players=2, seed="test")
-    assert result["wins"]["greedy"] >= 8
+    tallies = ladder(["greedy", "random"], games=10, players=2, seed="test", clock=time.perf_counter, kind="pergamon")
+    assert tallies["greedy"].wins >= 8

@@ -3,9 +3,9 @@ decide accepts (found by brute force over each decision's commands) is a leaf. L
 sentences and keys are unique among siblings."""
 
 import itertools
-import re
 import json
 import random
+import re
 
 import msgspec
 import pytest
@@ -68,14 +68,20 @@ def _candidates(state, seat):
     if decision == "excavate":
         return [cmd.Excavate(seat=seat, gallery=g) for g in range(0, 7)] + [cmd.SkipExcavation(seat=seat)]
     if decision == "store":
-        return [cmd.Store(seat=seat, discard=list(d)) for n in range(len(me.loose) + 1)
-                for d in itertools.combinations(me.loose, n)]
+        return [
+            cmd.Store(seat=seat, discard=list(d))
+            for n in range(len(me.loose) + 1)
+            for d in itertools.combinations(me.loose, n)
+        ]
     rows = [list(r) for n in (1, 2, 3) for r in itertools.permutations(me.loose, n)]
     rows += [k.tiles[::-1] for k in me.collections]  # not loose tiles
     polishes = range(-1, min(me.coins, 4) + 2) if len(me.loose) <= 6 else (0, 1, 3, 4)
     return [cmd.FinishExhibiting(seat=seat)] + [
         cmd.Exhibit(seat=seat, tiles=row, polish=p, break_up=b)
-        for row in rows for p in polishes for b in (None, 1, 2, 3, 4)]
+        for row in rows
+        for p in polishes
+        for b in (None, 1, 2, 3, 4)
+    ]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -102,6 +108,7 @@ def _frozen_states(seed):
     """States at every decision of a few random games, each its own copy."""
     from domain.pergamon.playout import play_game
     from domain.pergamon.state import clone
+
     for game in range(3):
         options = cmd.PergamonOptions(players=2 + (seed + game) % 3, variant_sorting=True)
         record = play_game(game_seed("choices", 10 * seed + game), options, random.Random(seed))

@@ -74,8 +74,16 @@ def test_the_calendar_has_evaluations_in_rounds_5_7_9_12_with_their_awards_and_d
 
 
 def test_every_entry_states_its_provenance_and_every_list_its_source_section():
-    for key in ("tiles", "funding_cards", "funding_track", "tomb_raider_spaces", "galleries", "calendar",
-                "museum", "constants"):
+    for key in (
+        "tiles",
+        "funding_cards",
+        "funding_track",
+        "tomb_raider_spaces",
+        "galleries",
+        "calendar",
+        "museum",
+        "constants",
+    ):
         assert RAW["sources"][key].startswith("§")
         assert all(entry["provenance"] in {"rulebook", "review", "house"} for entry in RAW[key])
     assert RAW["edition"] == "house-1"
@@ -99,6 +107,7 @@ def test_the_validation_catches_a_broken_data_file(breakage):
 
 def _rebuild(raw) -> Components:
     from domain.pergamon import components as mod
+
     original = mod._read
     mod._read = lambda edition: raw
     try:
@@ -113,6 +122,7 @@ def _rebuild(raw) -> Components:
 
 def _unchecked(raw) -> Components:
     from domain.pergamon import components as mod
+
     original = mod.validate
     mod.validate = lambda raw, comps: []
     mod.load_components.cache_clear()
@@ -132,6 +142,7 @@ def test_the_data_file_ships_with_the_package():
 def _struct_names(union) -> set[str]:
     """Every Struct class name reachable from a type (nested fields included)."""
     import msgspec.inspect as mi
+
     seen: set[str] = set()
 
     def walk(info) -> None:
@@ -153,6 +164,7 @@ def _struct_names(union) -> set[str]:
 def test_no_command_event_or_nested_class_name_is_shared_with_pantheon():
     from domain.pantheon import PANTHEON
     from domain.pergamon import PERGAMON
+
     ours = _struct_names(PERGAMON.command_type) | _struct_names(PERGAMON.event_type)
     theirs = _struct_names(PANTHEON.command_type) | _struct_names(PANTHEON.event_type)
     assert {"PergamonCreateGame", "PergamonGameCreated", "PergamonState", "Exhibited"} <= ours

@@ -27,7 +27,9 @@ def _parent(options, steps: int):
 def _play_on(state, seed: bytes):
     rnd, version = random.Random(seed), 0
     while not state.finished:
-        state, _ = PERGAMON.apply(state, random_command(state, state.awaiting, rnd), SeededRng(seed + bytes([version % 256])))
+        state, _ = PERGAMON.apply(
+            state, random_command(state, state.awaiting, rnd), SeededRng(seed + bytes([version % 256]))
+        )
         version += 1
         assert check_invariants(state) == []
     return state

@@ -42,7 +42,19 @@ def test_a_fresh_game_breaks_no_invariant():
         assert check_invariants(new_game(players)) == []
 
 
-@pytest.mark.parametrize("how", ["tile_twice", "tile_lost", "gallery_over_4", "cards", "markers_share_a_space",
-                                 "marker_off_the_museum", "invalid_row", "negative_coins", "unrevealed_count"])
+@pytest.mark.parametrize(
+    "how",
+    [
+        "tile_twice",
+        "tile_lost",
+        "gallery_over_4",
+        "cards",
+        "markers_share_a_space",
+        "marker_off_the_museum",
+        "invalid_row",
+        "negative_coins",
+        "unrevealed_count",
+    ],
+)
 def test_each_broken_state_is_caught(how):
     assert check_invariants(_break(new_game(3), how))

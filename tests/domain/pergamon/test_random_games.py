@@ -16,10 +16,13 @@ GAMES_PER_COUNT = 100
 
 
 def _options(players: int, index: int) -> PergamonOptions:
-    return PergamonOptions(players=players, variant_sorting=index % 2 == 0,
-                           variant_player_order=players > 2 and index % 3 == 0,
-                           vp_visibility="secret" if index % 5 == 0 else "open",
-                           first_seat="random" if index % 4 else index % players)
+    return PergamonOptions(
+        players=players,
+        variant_sorting=index % 2 == 0,
+        variant_player_order=players > 2 and index % 3 == 0,
+        vp_visibility="secret" if index % 5 == 0 else "open",
+        first_seat="random" if index % 4 else index % players,
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -31,7 +34,7 @@ def test_random_games_end_without_errors_or_invariant_violations(players):
         assert record.errors == [] and record.violations == [], (index, record.errors, record.violations[:3])
         state = record.state
         assert state.finished and state.round == 12 and state.winners
-        assert PERGAMON.outcome(state)["scores"] == [s.vp for s in state.seats]
+        assert PERGAMON.outcome(state).scores == [s.vp for s in state.seats]
         winners.update(state.winners)
     assert winners == set(range(players))  # every seat wins some games: no seat is favoured by a bug
 
@@ -71,6 +74,7 @@ def test_random_games_reach_the_rare_rules():
     from collections import Counter
 
     from domain.pergamon import events as ev
+
     seen = Counter()
     for index in range(60):
         players = 2 + index % 3
@@ -103,6 +107,7 @@ class CountingRng:
 def test_the_only_draws_are_the_first_seat_the_tiles_the_backs_and_the_values():
     from domain.pergamon import events as ev
     from domain.rng import game_rng
+
     for index in range(12):
         players = 2 + index % 3
         record = play_game(game_seed("draws", index), _options(players, index), random.Random(index))
@@ -110,10 +115,16 @@ def test_the_only_draws_are_the_first_seat_the_tiles_the_backs_and_the_values():
         for command, events in record.steps:
             rng = CountingRng(game_rng(record.seed, record.game, version))
             assert PERGAMON.decide(state, command, rng) == events
-            expected = sum(len(e.tiles) if isinstance(e, ev.FindsDrawn) else
-                           2 if isinstance(e, (ev.FundingBacksDrawn, ev.FundingRevealed)) else
-                           1 if isinstance(e, ev.PergamonGameCreated) and e.options.first_seat == "random" else 0
-                           for e in events)
+            expected = sum(
+                len(e.tiles)
+                if isinstance(e, ev.FindsDrawn)
+                else 2
+                if isinstance(e, (ev.FundingBacksDrawn, ev.FundingRevealed))
+                else 1
+                if isinstance(e, ev.PergamonGameCreated) and e.options.first_seat == "random"
+                else 0
+                for e in events
+            )
             assert rng.draws == expected
             for e in events:
                 state = PERGAMON.evolve(state, e)
@@ -122,6 +133,7 @@ def test_the_only_draws_are_the_first_seat_the_tiles_the_backs_and_the_values():
 
 def test_evaluations_happen_exactly_in_rounds_5_7_9_and_12():
     from domain.pergamon import events as ev
+
     for index in range(6):
         record = play_game(game_seed("calendar", index), _options(2 + index % 3, index), random.Random(index))
         assert [e.round for e in record.events if isinstance(e, ev.MarkersScored)] == [5, 7, 9, 12]

@@ -2,17 +2,17 @@
 
 import dataclasses
 
+import msgspec
 import pytest
 
-from domain.pergamon import PERGAMON
+from domain.pergamon import PERGAMON, rules, views
 from domain.pergamon import commands as cmd
 from domain.pergamon import events as ev
-from domain.pergamon import rules
+from domain.pergamon import options as blocks
 from domain.pergamon.choices import choices
 from domain.pergamon.components import load_components
-from domain.pergamon.options import legal_options
 from domain.pergamon.rules import components_of, final_bonuses, ranking, storage_fee
-from domain.pergamon.views import public_view, redact, seat_view
+from domain.pergamon.views import redact
 from domain.rng import SeededRng
 
 from .scenario import (
@@ -32,9 +32,25 @@ from .scenario import (
 from .test_worked_examples import _created_with, _museum, _of, _placed
 
 
+def legal_options(state, seat: int) -> dict:
+    """The legal options as the API sends them (JSON-ready)."""
+    return msgspec.to_builtins(blocks.legal_options(state, seat))
+
+
+def public_view(state) -> dict:
+    """The public view as the API sends it (JSON-ready)."""
+    return msgspec.to_builtins(views.public_view(state))
+
+
+def seat_view(state, seat: int) -> dict:
+    """A seat's view as the API sends it (JSON-ready)."""
+    return msgspec.to_builtins(views.seat_view(state, seat))
+
+
 def _create(players=3, rng=None, **options):
-    return run(None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=players, **options)),
-               rng or SeededRng(b"r"))
+    return run(
+        None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=players, **options)), rng or SeededRng(b"r")
+    )
 
 
 def _exhibiting(state, seat, tiles, coins=5, round=4, space=11):
@@ -51,7 +67,9 @@ def test_r1_the_first_player_is_drawn_with_randbelow_n_and_recorded_or_chosen():
     state, events = _create(4, first_seat=3)
     assert events[0].first_player == 3 and state.awaiting == 3
     with pytest.raises(Exception) as error:
-        PERGAMON.decide(None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=2, first_seat=2)), SeededRng(b""))
+        PERGAMON.decide(
+            None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=2, first_seat=2)), SeededRng(b"")
+        )
     assert error.value.code == "bad_options"
 
 
@@ -99,6 +117,7 @@ def test_r7_tiles_go_to_the_non_full_galleries_in_ascending_order():
     gallery(state, 2, [103, 108, 112, 119])
     gallery(state, 4, [124, 131, 140, 147])
     from .scenario import back_draws, tile_draws
+
     answers = tile_draws(state.unrevealed, [590, 205, 301]) + back_draws(state, ["bag", "bag"])
     state, events = run(state, cmd.FinishExhibiting(seat=A), Scripted(*answers))
     assert _of(events, ev.FindsLaidOut)[0] == ev.FindsLaidOut(tiles=[205, 301, 590], galleries=[1, 3, 5])
@@ -226,10 +245,10 @@ def test_r19_awards_only_exhibited_objects_none_scores_nothing_and_ties_share(mo
     state = new_game(3)
     loose(state, C, [453, 463])
     assert rules.award(state, "mask") == (None, [])
-    exhibit(state, A, 1, [453, 463], 5)   # mask 463
+    exhibit(state, A, 1, [453, 463], 5)  # mask 463
     assert rules.award(state, "mask") == (463, [A])
     _same_date_components(monkeypatch)
-    exhibit(state, B, 1, [428, 404], 6)   # mask dated 4|63 with the patched number
+    exhibit(state, B, 1, [428, 404], 6)  # mask dated 4|63 with the patched number
     assert rules.award(state, "mask") == (463, [A, B])
 
 
@@ -276,8 +295,11 @@ def test_r23_two_players_the_next_first_player_ignores_the_tomb_raider():
 
 def test_r24_variant_1_places_by_order_space_refused_with_2_players_and_round_1_clockwise():
     with pytest.raises(Exception) as error:
-        PERGAMON.decide(None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=2, variant_player_order=True)),
-                        SeededRng(b""))
+        PERGAMON.decide(
+            None,
+            cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=2, variant_player_order=True)),
+            SeededRng(b""),
+        )
     assert error.value.code == "option_not_available"
     state = new_game(4, first_seat=1, variant_player_order=True)
     assert state.placement_order == [1, 2, 3, 0]
@@ -293,13 +315,17 @@ def test_r25_variant_2_orders_only_within_a_century_and_fills_non_full_galleries
         gallery(state, g, [])
     gallery(state, 2, [103, 108, 112, 119])
     from .scenario import back_draws, tile_draws
-    state, events = run(state, cmd.FinishExhibiting(seat=A), Scripted(*tile_draws(state.unrevealed, [414, 205, 436, 485])))
+
+    state, events = run(
+        state, cmd.FinishExhibiting(seat=A), Scripted(*tile_draws(state.unrevealed, [414, 205, 436, 485]))
+    )
     assert _of(events, ev.FindsDrawn)[0].arranger == state.first_player
     seat = state.awaiting
     assert refused(state, cmd.ArrangeFinds(seat=seat, order=[414, 205, 436, 485])).code == "bad_arrangement"
     assert refused(state, cmd.ArrangeFinds(seat=seat, order=[205, 414, 436])).code == "bad_arrangement"
-    after, events = run(state, cmd.ArrangeFinds(seat=seat, order=[205, 485, 414, 436]),
-                        Scripted(*back_draws(state, ["bag", "bag"])))
+    after, events = run(
+        state, cmd.ArrangeFinds(seat=seat, order=[205, 485, 414, 436]), Scripted(*back_draws(state, ["bag", "bag"]))
+    )
     assert _of(events, ev.FindsLaidOut)[0] == ev.FindsLaidOut(tiles=[205, 485, 414, 436], galleries=[1, 3, 4, 5])
 
 
@@ -357,8 +383,8 @@ def test_r30_unlimited_polish_applies_to_every_turn_of_round_12():
 
 def test_r31_a_larger_date_is_older():
     state = new_game(3)
-    exhibit(state, A, 1, [358, 453], 3)   # vase 353
-    exhibit(state, B, 1, [485, 436], 4)   # vase 436
+    exhibit(state, A, 1, [358, 453], 3)  # vase 353
+    exhibit(state, B, 1, [485, 436], 4)  # vase 436
     assert rules.award(state, "vase") == (436, [B])
     assert components_of(state).tiles[485].id > components_of(state).tiles[414].id
 
@@ -369,6 +395,7 @@ def test_r7_with_every_gallery_full_nothing_is_drawn_and_the_stack_goes_to_the_b
     for g in range(1, 6):
         gallery(state, g, [next(tiles) for _ in range(4)])
     from .scenario import back_draws
+
     state, events = run(state, cmd.FinishExhibiting(seat=A), Scripted(*back_draws(state, ["bag", "chest"])))
     assert _of(events, ev.FindsDrawn)[0] == ev.FindsDrawn(round=3, tiles=[], unseen=5)
     assert _of(events, ev.FindsLaidOut)[0] == ev.FindsLaidOut(tiles=[], galleries=[])

@@ -17,6 +17,16 @@ from domain.pergamon.state import clone
 from .scenario import A, B, new_game
 
 
+def _public_view(state) -> dict:
+    """The public view as the API sends it (JSON-ready)."""
+    return msgspec.to_builtins(PERGAMON.public_view(state))
+
+
+def _seat_view(state, seat: int) -> dict:
+    """A seat's view as the API sends it (JSON-ready)."""
+    return msgspec.to_builtins(PERGAMON.seat_view(state, seat))
+
+
 def _game(secret: bool, index: int = 0, players: int = 3):
     options = PergamonOptions(players=players, vp_visibility="secret" if secret else "open")
     return play_game(game_seed("views", index), options, random.Random(index))
@@ -40,8 +50,9 @@ def _perturbed(event, viewer):
     if isinstance(event, ev.AwardGiven) and viewer not in event.winners:
         return msgspec.structs.replace(event, vp=55)
     if isinstance(event, ev.FinalBonusGiven):
-        return msgspec.structs.replace(event, bonuses=[b if not other(b.seat) else msgspec.structs.replace(b, vp=33)
-                                                       for b in event.bonuses])
+        return msgspec.structs.replace(
+            event, bonuses=[b if not other(b.seat) else msgspec.structs.replace(b, vp=33) for b in event.bonuses]
+        )
     return event
 
 
@@ -64,14 +75,14 @@ def test_with_secret_vp_a_seat_view_and_its_knowledge_do_not_change_with_other_s
         for i, seat in enumerate(other.seats):
             if i != viewer:
                 seat.vp += 13
-        assert PERGAMON.seat_view(state, viewer) == PERGAMON.seat_view(other, viewer)
+        assert _seat_view(state, viewer) == _seat_view(other, viewer)
         assert view_hash(seat_knowledge(state, viewer)) == view_hash(seat_knowledge(other, viewer))
-        assert PERGAMON.public_view(state) == PERGAMON.public_view(other)
+        assert _public_view(state) == _public_view(other)
 
 
 def test_at_the_end_every_vp_is_public_even_when_secret():
     record = _game(secret=True, index=2)
-    view = PERGAMON.public_view(record.state)
+    view = _public_view(record.state)
     assert [s["vp"] for s in view["seats"]] == [s.vp for s in record.state.seats]
     assert isinstance(record.events[-1], ev.PergamonGameEnded)
     assert PERGAMON.redact(record.events[-1], None) == record.events[-1]
@@ -80,9 +91,9 @@ def test_at_the_end_every_vp_is_public_even_when_secret():
 def test_with_open_vp_every_view_is_the_public_view_and_no_event_is_redacted():
     record = _game(secret=False, index=3)
     for state in _states(record):
-        public = PERGAMON.public_view(state)
+        public = _public_view(state)
         for seat in range(3):
-            view = PERGAMON.seat_view(state, seat)
+            view = _seat_view(state, seat)
             you = view.pop("you")
             assert view == public and you["vp"] == state.seats[seat].vp
     for event in record.events:
@@ -92,15 +103,31 @@ def test_with_open_vp_every_view_is_the_public_view_and_no_event_is_redacted():
 def test_the_state_holds_no_secret_card_values_before_their_reveal():
     state = new_game(2)
     assert state.backs and state.values == [] and sum(state.undrawn) == 24
-    assert PERGAMON.public_view(state)["funding"]["values"] == []
+    assert _public_view(state)["funding"]["values"] == []
 
 
 def test_the_public_view_shows_what_section_10_lists():
     state = new_game(2)
-    view = PERGAMON.public_view(state)
-    for key in ("round", "phase", "first_player", "awaiting", "galleries", "calendar_stacks", "unrevealed",
-                "unseen_in_box", "funding", "track", "tomb_raider", "museum", "seats", "box"):
+    view = _public_view(state)
+    for key in (
+        "round",
+        "phase",
+        "first_player",
+        "awaiting",
+        "galleries",
+        "calendar_stacks",
+        "unrevealed",
+        "unseen_in_box",
+        "funding",
+        "track",
+        "tomb_raider",
+        "museum",
+        "seats",
+        "box",
+    ):
         assert key in view
     assert view["awaiting"] == {"seat": A, "decision": "choose_funding_space"}
     assert len(view["unrevealed"]) == 55 and view["calendar_stacks"] == 11
-    assert PERGAMON.awaited(state).seat == A and PERGAMON.legal_options(state, B) == {"decision": None}
+    assert PERGAMON.awaited(state).seat == A and msgspec.to_builtins(PERGAMON.legal_options(state, B)) == {
+        "decision": None
+    }

@@ -37,12 +37,14 @@ def _created_with(players: int, tiles: list[int], backs: list[str], **options):
     fresh.undrawn = list(components_of(probe).card_copies)
     answers += back_draws(fresh, backs)
     options.setdefault("first_seat", 0)
-    state, events = run(None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=players, **options)),
-                        Scripted(*answers))
+    state, events = run(
+        None, cmd.PergamonCreateGame(options=cmd.PergamonOptions(players=players, **options)), Scripted(*answers)
+    )
     return state, events
 
 
 # --- W1 -----------------------------------------------------------------------------------------
+
 
 def test_w1_the_finds_are_sorted_youngest_first_into_galleries_i_to_v():
     state, events = _created_with(3, [485, 131, 436, 244, 414], ["bag", "bag"])
@@ -71,6 +73,7 @@ def test_w1_variant_2_the_first_player_arranges_the_century_4_tiles():
     after, events = run(state, cmd.ArrangeFinds(seat=A, order=[131, 244, 485, 414, 436]), Scripted(0, 0))
     assert after.galleries == [[131], [244], [485], [414], [436]]
     from domain.pergamon.choices import choices
+
     orders = set()
     stack = [()]
     while stack:
@@ -85,14 +88,16 @@ def test_w1_variant_2_the_first_player_arranges_the_century_4_tiles():
 
 # --- W2 -----------------------------------------------------------------------------------------
 
+
 def _placed(state, spaces: dict[int, int], values: list[int]):
     events = []
     for seat in state.placement_order[:-1]:
         state, more = run(state, cmd.ChooseFundingSpace(seat=seat, space=spaces[seat]))
         events += more
     last = state.placement_order[-1]
-    state, more = run(state, cmd.ChooseFundingSpace(seat=last, space=spaces[last]),
-                      Scripted(*value_draws(state, state.backs, values)))
+    state, more = run(
+        state, cmd.ChooseFundingSpace(seat=last, space=spaces[last]), Scripted(*value_draws(state, state.backs, values))
+    )
     return state, events + more
 
 
@@ -127,6 +132,7 @@ def test_w2_short_funds_the_left_most_may_get_nothing():
 
 
 # --- W3 -----------------------------------------------------------------------------------------
+
 
 def _w3():
     state = new_game(3)
@@ -200,6 +206,7 @@ def test_w3_the_storage_fee_table():
 
 # --- W4 -----------------------------------------------------------------------------------------
 
+
 def test_w4_evaluation_after_round_5():
     state = last_turn(new_game(2), round=5)
     exhibit(state, A, 1, [590, 358, 453, 463], 12)
@@ -215,10 +222,16 @@ def test_w4_evaluation_after_round_5():
     assert _museum(state) == {5: (B, 1), 9: (A, 1)}
     assert {307, 124, 205, 103} <= set(state.box)
     names = [type(e).__name__ for e in events]
-    assert names.index("MarkersScored") < names.index("AwardGiven") < names.index("MarkersDropped") < names.index("RoundEnded")
+    assert (
+        names.index("MarkersScored")
+        < names.index("AwardGiven")
+        < names.index("MarkersDropped")
+        < names.index("RoundEnded")
+    )
 
 
 # --- W5 -----------------------------------------------------------------------------------------
+
 
 def _w5(backs=("bag", "chest"), purse=0, galleries=((131,), (244, 260), (307, 315))):
     state, _ = _created_with(2, [103, 108, 112, 119, 124], list(backs))
@@ -263,6 +276,7 @@ def test_w5_the_tomb_raider_left_most_takes_the_remaining_0_and_targets_gallery_
 
 # --- W6 -----------------------------------------------------------------------------------------
 
+
 def _w6():
     state = last_turn(new_game(3), round=12)
     exhibit(state, A, 1, [590, 358, 453, 463], 12)
@@ -278,9 +292,14 @@ def test_w6_round_12_final_scoring_and_tie_break():
     assert _of(events, ev.MarkersScored)[0].points == [3, 2, 1]
     assert _of(events, ev.AwardGiven)[0].winners == [A] and _of(events, ev.AwardGiven)[0].date == 558
     assert not _of(events, ev.MarkersDropped)
-    assert _of(events, ev.FinalBonusGiven)[0].bonuses == [ev.Bonus(seat=A, date=558, vp=3), ev.Bonus(seat=A, date=463, vp=2),
-                                                          ev.Bonus(seat=B, date=440, vp=1)]
-    assert _of(events, ev.PergamonGameEnded)[0] == ev.PergamonGameEnded(scores=[40, 40, 36], places=[1, 2, 3], winners=[A])
+    assert _of(events, ev.FinalBonusGiven)[0].bonuses == [
+        ev.Bonus(seat=A, date=558, vp=3),
+        ev.Bonus(seat=A, date=463, vp=2),
+        ev.Bonus(seat=B, date=440, vp=1),
+    ]
+    assert _of(events, ev.PergamonGameEnded)[0] == ev.PergamonGameEnded(
+        scores=[40, 40, 36], places=[1, 2, 3], winners=[A]
+    )
     assert state.finished and state.winners == [A]
 
 

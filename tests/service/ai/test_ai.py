@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from domain import games
 from domain.pantheon import PANTHEON
 from service.ai.scheduler import Scheduler, TurnNotifier, turn_key
 from service.ai.sweeper import Sweeper
@@ -19,22 +20,28 @@ from service.store.connection import connect, connect_sync
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec
 
-from ..api_helpers import api_client, bearer, new_game
+from ..api_helpers import QUEUE_URL, api_client, bearer, new_game
 
 PARTITIONS = 4
 
 
 def worker(redis_url: str, prefix: str, **env: str) -> subprocess.Popen:
-    environment = dict(os.environ, REDIS_URL=redis_url, PANTHEON_PREFIX=prefix,
-                       PANTHEON_FEED_PARTITIONS=str(PARTITIONS), **env)
-    return subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=environment,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    environment = dict(
+        os.environ, REDIS_URL=redis_url, PANTHEON_PREFIX=prefix, PANTHEON_FEED_PARTITIONS=str(PARTITIONS), **env
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "worker"],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 async def create(redis_url: str, prefix: str, seats: list[SeatSpec], schedule: bool = True) -> str:
     client = connect(redis_url)
-    notifier = TurnNotifier(Scheduler(redis_url, prefix, PARTITIONS), client) if schedule else None
-    service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS), on_awaiting=notifier)
+    store = EventStore(client, prefix=prefix, partitions=PARTITIONS)
+    notifier = TurnNotifier(Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL), store) if schedule else None
+    service = GameService(store, on_awaiting=notifier)
     game = (await service.create("pantheon", {}, seats)).game
     await client.aclose()
     return game
@@ -56,6 +63,7 @@ def header_of(redis_url: str, prefix: str, game: str):
             return (await load_export(EventStore(client, prefix=prefix, partitions=PARTITIONS), game))[0]
         finally:
             await client.aclose()
+
     return asyncio.run(load())
 
 
@@ -92,6 +100,7 @@ def test_the_same_ai_turn_run_twice_applies_once(redis_url, prefix):
 def _all_ai_game(redis_url: str, prefix: str, body: dict) -> tuple[dict, dict]:
     """A game created with `body` (AI seats only), played to its end by two real workers: its
     status and its audit."""
+
     async def play() -> tuple[dict, dict]:
         async with api_client(redis_url, prefix) as client:
             created = await client.post("/games", json=body)
@@ -120,10 +129,10 @@ def test_a_four_seat_all_ai_game_is_played_to_its_end_through_the_api_and_the_wo
     keys = [e.idempotency_key for e in envelopes if e.cause is not None and e.seat is not None]
     assert len(keys) == len(set(keys))  # every AI turn applied exactly once
     assert all(e.provenance for e in envelopes if e.cause is not None and e.seat is not None)
-    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL)
     Sweeper(scheduler).sweep()  # what the workers' sweepers do: a finished game leaves no AI bookkeeping
-    assert scheduler.redis.hlen(scheduler.turns_key) == 0
-    assert not any(scheduler.redis.hlen(scheduler.store.awaiting_key(p)) for p in range(PARTITIONS))
+    assert scheduler.turns.redis.hlen(scheduler.turns.turns_key) == 0
+    assert not any(scheduler.turns.redis.hlen(scheduler.turns.layout.awaiting_key(p)) for p in range(PARTITIONS))
     # what the auditor's `pantheon audit --bots` does: every decision made again, identically
     rerun = audit_report(header_of(redis_url, prefix, detail["game"]), envelopes, PANTHEON, rerun_bots=True)
     assert rerun.ok and {c.name: c.ok for c in rerun.checks}["ai_decisions"] is True
@@ -187,9 +196,9 @@ def test_a_person_takes_back_a_seat_handed_to_the_ai_and_the_queued_ai_turn_then
             return game, seat, version, asked
 
     game, seat, version, asked = asyncio.run(take_back())
-    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
-    key = scheduler.store.awaiting_key(scheduler.store.partition(game))
-    since = int(scheduler.redis.hget(key, game).decode().split("|")[2]) / 1000
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL)
+    key = scheduler.turns.layout.awaiting_key(scheduler.turns.layout.partition(game))
+    since = int(scheduler.turns.redis.hget(key, game).decode().split("|")[2]) / 1000
     assert since >= asked - 0.05  # the idle clock starts afresh: no instant idle hand-over back
     # the AI job queued while the AI held the seat runs now and leaves the turn to the person
     assert play_ai_turn(redis_url, prefix, PARTITIONS, game, version, seat) == {"outcome": "not_ai"}
@@ -200,8 +209,10 @@ def test_a_person_takes_back_a_seat_handed_to_the_ai_and_the_queued_ai_turn_then
 def test_a_seat_idle_past_the_games_limit_is_handed_to_the_ai_so_the_game_goes_on(redis_url, prefix):
     async def create_idle() -> str:
         client = connect(redis_url)
-        service = GameService(EventStore(client, prefix=prefix, partitions=PARTITIONS),
-                              on_awaiting=TurnNotifier(Scheduler(redis_url, prefix, PARTITIONS), client))
+        store = EventStore(client, prefix=prefix, partitions=PARTITIONS)
+        service = GameService(
+            store, on_awaiting=TurnNotifier(Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL), store)
+        )
         try:  # the API's limit is at least 10 s; the service takes 1 s to keep the test short
             return (await service.create("pantheon", {}, [SeatSpec(type="human")] * 2, idle_seconds=1)).game
         finally:
@@ -218,13 +229,15 @@ def test_a_seat_idle_past_the_games_limit_is_handed_to_the_ai_so_the_game_goes_o
     _, envelopes = asyncio.run(state_of(redis_url, prefix, game))
     turn = [e for e in envelopes if e.version == version + 1][0]
     assert turn.seat == seat and turn.provenance["bot"] == "greedy"
-    meta = connect_sync(redis_url).hgetall(Scheduler(redis_url, prefix, PARTITIONS).meta_key(game))
+    meta = connect_sync(redis_url).hgetall(
+        Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL).turns.meta_key(game)
+    )
     assert meta[f"ai:{seat}".encode()] == b"greedy"
     assert meta[b"rev"] == b"1"  # a metadata revision: HTTP ETags of the game change (no event is appended)
 
 
 def test_a_worker_killed_mid_turn_leaves_the_turn_to_be_played_after_all(redis_url, prefix):
-    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL)
     client = connect_sync(scheduler.queue_url)  # RQ's jobs are on the queue's Redis
     for _ in range(12):  # the kill must land while the strong bot thinks: retry if the turn was too quick
         game = asyncio.run(create(redis_url, prefix, [SeatSpec(type="ai", level="strong")] * 2, schedule=False))
@@ -234,7 +247,7 @@ def test_a_worker_killed_mid_turn_leaves_the_turn_to_be_played_after_all(redis_u
         scheduler.enqueue(game, version, seat)
         job_key = f"rq:job:{prefix}-{turn_key(game, version, seat)}"
         # polled often: on a busy machine a quick first decision is over between two slow polls
-        wait_for(lambda: client.hget(job_key, "status") in (b"started", b"finished"), timeout=60, every=0.005)
+        wait_for(lambda: client.hget(job_key, "status") in (b"started", b"finished"), timeout=60, every=0.005)  # noqa: B023 - called within this iteration
         doomed.send_signal(signal.SIGKILL)
         doomed.wait()
         if asyncio.run(state_of(redis_url, prefix, game))[0][0] == version:
@@ -254,8 +267,9 @@ def test_a_worker_killed_mid_turn_leaves_the_turn_to_be_played_after_all(redis_u
 
 def test_a_pergamon_game_of_ai_seats_at_every_level_is_played_to_its_end_by_the_workers(redis_url, prefix):
     seats = [{"type": "ai", "level": level} for level in ("random", "greedy", "strong")]
-    detail, audit = _all_ai_game(redis_url, prefix, {"kind": "pergamon", "seats": seats,
-                                                     "options": {"vp_visibility": "secret"}})
+    detail, audit = _all_ai_game(
+        redis_url, prefix, {"kind": "pergamon", "seats": seats, "options": {"vp_visibility": "secret"}}
+    )
     assert detail["kind"] == "pergamon" and detail["outcome"]["winners"] and len(detail["outcome"]["places"]) == 3
     assert [s["level"] for s in detail["seats"]] == ["random", "greedy", "strong"]
     assert audit["ok"], audit  # every AI command re-decided, and decided from exactly its seat's knowledge
@@ -263,6 +277,28 @@ def test_a_pergamon_game_of_ai_seats_at_every_level_is_played_to_its_end_by_the_
     (_, state), envelopes = asyncio.run(state_of(redis_url, prefix, detail["game"]))
     bots = {e.provenance["bot"] for e in envelopes if e.provenance}
     assert bots == {"random", "greedy", "strong"}
-    scheduler = Scheduler(redis_url, prefix, PARTITIONS)
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL)
     Sweeper(scheduler).sweep()
-    assert scheduler.redis.hlen(scheduler.turns_key) == 0
+    assert scheduler.turns.redis.hlen(scheduler.turns.turns_key) == 0
+
+
+def test_a_short_card_game_of_three_ai_seats_at_every_level_is_played_to_its_end_by_the_workers(redis_url, prefix):
+    levels = ("random", "greedy", "strong")
+    seats = [{"type": "ai", "level": level} for level in levels]
+    body = {"kind": "pantheon_cards", "seats": seats, "options": {"game_length": "short"}}
+    detail, audit = _all_ai_game(redis_url, prefix, body)
+    assert detail["kind"] == "pantheon_cards" and detail["outcome"]["winners"] and len(detail["outcome"]["scores"]) == 3
+    assert [s["level"] for s in detail["seats"]] == list(levels)
+    assert audit["ok"], audit  # every AI command re-decided, and decided from exactly its seat's knowledge
+    assert {c["name"]: c["ok"] for c in audit["checks"]}["ai_views"] is True
+    (_, state), envelopes = asyncio.run(state_of(redis_url, prefix, detail["game"]))
+    assert state.finished and {e.provenance["bot"] for e in envelopes if e.provenance} == set(levels)
+    keys = [e.idempotency_key for e in envelopes if e.cause is not None and e.seat is not None]
+    assert len(keys) == len(set(keys))  # every AI turn applied exactly once
+    rerun = audit_report(
+        header_of(redis_url, prefix, detail["game"]), envelopes, games.get("pantheon_cards").decider, rerun_bots=True
+    )
+    assert rerun.ok and {c.name: c.ok for c in rerun.checks}["ai_decisions"] is True
+    scheduler = Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL)
+    Sweeper(scheduler).sweep()
+    assert scheduler.turns.redis.hlen(scheduler.turns.turns_key) == 0

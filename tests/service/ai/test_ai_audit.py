@@ -124,13 +124,15 @@ async def test_a_command_the_recorded_bot_would_not_choose_fails_the_rerun_at_th
         return msgspec.to_builtins(PANTHEON.bots.make("random").choose(knowledge, e.seat, random.Random(rng)))
 
     # the first AI command where the recorded RNG matters: claiming another RNG misattributes it
-    target = next(e for e in envelopes if e.provenance
-                  and chosen(e, "another rng") != msgspec.to_builtins(replay_decode(e.cause)))
+    target = next(
+        e for e in envelopes if e.provenance and chosen(e, "another rng") != msgspec.to_builtins(replay_decode(e.cause))
+    )
     report = audit(header, rewritten(envelopes, target.version, rng="another rng"), PANTHEON, rerun_bots=True)
     assert checks(report)["ai_views"] == (True, None)  # it saw only its seat's knowledge …
     assert checks(report)["ai_decisions"] == (False, target.version)  # … but not that bot chose this
-    assert checks(audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON,
-                        rerun_bots=True))["ai_decisions"] == (False, target.version)
+    assert checks(audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON, rerun_bots=True))[
+        "ai_decisions"
+    ] == (False, target.version)
 
 
 class CrashingBot:
@@ -147,7 +149,8 @@ class RefusedBot(CrashingBot):
 
 @pytest.mark.parametrize("broken, reason", [(CrashingBot, "ZeroDivisionError"), (RefusedBot, "greedy: ")])
 async def test_a_failing_bot_does_not_stall_the_game_the_random_bot_plays_that_turn_on_the_record(
-        service, monkeypatch, broken, reason):
+    service, monkeypatch, broken, reason
+):
     monkeypatch.setitem(pantheon_bots.BOTS, "greedy", broken)
     game = (await service.create("pantheon", {}, [SeatSpec(type="ai", level="greedy")] * 2)).game
     version, state = await service.state_at(game)

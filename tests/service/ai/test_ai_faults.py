@@ -51,11 +51,20 @@ WORKER_ENV = {"PANTHEON_AI_LEASE_S": str(LEASE_S), "PANTHEON_AI_SWEEP_S": "0.5"}
 @contextmanager
 def workers(url: str, prefix: str, count: int = 1, **env: str) -> Iterator[list[subprocess.Popen]]:
     """`pantheon worker` processes; their logs are printed if the test fails."""
-    logs = [tempfile.TemporaryFile() for _ in range(count)]
-    environment = dict(os.environ, REDIS_URL=url, PANTHEON_PREFIX=prefix, PANTHEON_FEED_PARTITIONS=str(PARTITIONS),
-                       **WORKER_ENV, **env)
-    started = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=environment,
-                                stdout=log, stderr=subprocess.STDOUT) for log in logs]
+    logs = [tempfile.TemporaryFile() for _ in range(count)]  # noqa: SIM115 - open as long as the process writes or is read at once
+    environment = dict(
+        os.environ, REDIS_URL=url, PANTHEON_PREFIX=prefix, PANTHEON_FEED_PARTITIONS=str(PARTITIONS), **WORKER_ENV, **env
+    )
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "worker"],
+            cwd=ROOT,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        for log in logs
+    ]
     try:
         yield started
     except BaseException:
@@ -80,8 +89,8 @@ class Table:
     def __init__(self, url: str, prefix: str, notify: bool = True) -> None:
         self.client = connect(url, timeout_s=1)
         self.scheduler = Scheduler(url, prefix, PARTITIONS)
-        self.service = GameService(EventStore(self.client, prefix=prefix, partitions=PARTITIONS),
-                                   on_awaiting=TurnNotifier(self.scheduler, self.client) if notify else None)
+        store = EventStore(self.client, prefix=prefix, partitions=PARTITIONS)
+        self.service = GameService(store, on_awaiting=TurnNotifier(self.scheduler, store) if notify else None)
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -96,8 +105,9 @@ class Table:
         awaited = (await self.service.decider(game)).awaited(state)
         return version, None if awaited is None else awaited.seat
 
-    async def person_plays_until_the_ai_is_awaited(self, game: str, rnd: random.Random, *,
-                                                   keys: str = "move") -> tuple[int, dict, str]:
+    async def person_plays_until_the_ai_is_awaited(
+        self, game: str, rnd: random.Random, *, keys: str = "move"
+    ) -> tuple[int, dict, str]:
         """Seat 0's random commands (after waiting for the AI's turns) until the AI is awaited: the
         version then, and the last command with its key."""
         last = None
@@ -236,10 +246,16 @@ async def test_after_redis_is_killed_and_started_again_workers_play_the_next_tur
 
 async def test_a_projector_outlives_redis_being_killed_and_started_again():
     with private_server() as server:
-        environment = dict(os.environ, REDIS_URL=server.url, PANTHEON_PREFIX="proj",
-                           PANTHEON_FEED_PARTITIONS=str(PARTITIONS))
-        projector = subprocess.Popen([sys.executable, "-m", "service.cli", "projector", "--block-ms", "100"],
-                                     cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        environment = dict(
+            os.environ, REDIS_URL=server.url, PANTHEON_PREFIX="proj", PANTHEON_FEED_PARTITIONS=str(PARTITIONS)
+        )
+        projector = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "projector", "--block-ms", "100"],
+            cwd=ROOT,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             for round_, down_s in enumerate((0.0, 3.0)):
                 server.kill()

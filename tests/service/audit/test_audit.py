@@ -22,9 +22,20 @@ def test_a_hundred_simulated_games_pass_the_audit_from_their_files_alone(exporte
     assert len(exported) == 100
     reports = [audit_file(str(path)) for path in exported]
     assert [r.first_failure for r in reports if not r.ok] == []
-    assert all(r.summary()["checks"] == {"file": True, "commitment": True, "hash_chain": True, "replay": True,
-                                         "commands_redecided": True, "ai_views": True, "final_scores": True}
-               for r in reports)
+    assert all(
+        r.summary()["checks"]
+        == {
+            "file": True,
+            "commitment": True,
+            "hash_chain": True,
+            "replay": True,
+            "commands_redecided": True,
+            "ai_views": True,
+            "platform_events": True,
+            "final_scores": True,
+        }
+        for r in reports
+    )
 
 
 @pytest.mark.parametrize("trial", range(60))
@@ -35,7 +46,7 @@ def test_changing_any_byte_of_an_exported_file_fails_the_audit_and_names_that_ev
     number = rnd.randrange(len(lines) - 1)  # the last line is empty (trailing newline)
     line = bytearray(lines[number])
     position = rnd.randrange(len(line))
-    line[position] = rnd.choice([c for c in b"0123456789abcdefxyz{}[]:,\" " if c != line[position]])
+    line[position] = rnd.choice([c for c in b'0123456789abcdefxyz{}[]:," ' if c != line[position]])
     lines[number] = bytes(line)
     target = tmp_path / "tampered.jsonl"
     target.write_bytes(b"\n".join(lines))

@@ -11,6 +11,7 @@ from domain.pantheon.random_play import random_command
 from service.audit.archive import load_export
 from service.audit.checks import audit
 from service.audit.lineage import fork, import_game
+from service.http.problems import status_of
 from service.store.codec import PACK, seal
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec, ServiceError
@@ -29,8 +30,7 @@ async def play(service, game, commands, rnd):
     return ends
 
 
-async def test_a_fork_of_an_ended_game_shows_exactly_the_parents_views_at_its_version_and_records_its_lineage(
-        service):
+async def test_a_fork_of_an_ended_game_shows_exactly_the_parents_views_at_its_version_and_records_its_lineage(service):
     parent = (await service.create("pantheon", {}, [SeatSpec()] * 3)).game
     ends = await play(service, parent, 3000, random.Random(1))
     at = ends[25]
@@ -40,9 +40,25 @@ async def test_a_fork_of_an_ended_game_shows_exactly_the_parents_views_at_its_ve
     assert PANTHEON.public_view(child_state) == PANTHEON.public_view(parent_state)
     assert all(PANTHEON.seat_view(child_state, s) == PANTHEON.seat_view(parent_state, s) for s in range(3))
     lineage = msgspec.json.decode((await service.meta(child.game))["lineage"])
-    assert lineage == {"parent": parent, "at": at, "prefix_hash": (await service.store.read(parent, at - 1, at))[0].hash}
+    assert lineage == {
+        "parent": parent,
+        "at": at,
+        "prefix_hash": (await service.store.read(parent, at - 1, at))[0].hash,
+    }
     assert child.commitment != (await service.meta(parent))["commitment"].decode()
     assert child.tokens == {} and await service.lobby(10) and child.game in await service.lobby(10)
+
+
+async def test_a_fork_of_an_ended_game_at_its_last_version_has_ended_too_reveals_its_seed_and_is_listed_as_ended(
+    service,
+):
+    parent = (await service.create("pantheon", {}, [SeatSpec()] * 2)).game
+    ends = await play(service, parent, 3000, random.Random(2))
+    child = (await fork(service, parent, ends[-1], [SeatSpec()] * 2)).game
+    assert (await service.state_at(child))[1].finished
+    assert "finished" in await service.meta(child) and await service.store.records.revealed(child)
+    assert child in await service.lobby(10, ended=True) and child not in await service.lobby(10)
+    assert (await service.store.awaiting.awaited(child)) is None
 
 
 async def test_a_running_game_is_forked_only_by_a_seat_or_its_admin_and_dealt_afresh_from_their_knowledge(service):
@@ -50,7 +66,7 @@ async def test_a_running_game_is_forked_only_by_a_seat_or_its_admin_and_dealt_af
     at = (await play(service, parent, 60, random.Random(3)))[-1]
     with pytest.raises(ServiceError) as refused:
         await fork(service, parent, at, [SeatSpec()] * 3)
-    assert (refused.value.status, refused.value.code) == (401, "missing_token")
+    assert (status_of(refused.value), refused.value.code) == (401, "missing_token")
 
     child = await fork(service, parent, at, [SeatSpec(), SeatSpec(), SeatSpec(type="ai", level="random")], seat=1)
 
@@ -59,8 +75,9 @@ async def test_a_running_game_is_forked_only_by_a_seat_or_its_admin_and_dealt_af
     assert version == 1 and sorted(child.tokens) == [0, 1]  # every human seat's token goes to the forker
     assert PANTHEON.public_view(dealt) == PANTHEON.public_view(real)
     assert PANTHEON.seat_view(dealt, 1) == PANTHEON.seat_view(real, 1)  # the forker's own cards as they are
-    assert msgspec.to_builtins(seat_knowledge(dealt, 1), order="sorted") == \
-        msgspec.to_builtins(seat_knowledge(real, 1), order="sorted")
+    assert msgspec.to_builtins(seat_knowledge(dealt, 1), order="sorted") == msgspec.to_builtins(
+        seat_knowledge(real, 1), order="sorted"
+    )
     lineage = msgspec.json.decode((await service.meta(child.game))["lineage"])
     assert lineage["parent"] == parent and lineage["at"] == at and lineage["redealt"] is True
     assert child.game not in await service.lobby(50)
@@ -68,8 +85,9 @@ async def test_a_running_game_is_forked_only_by_a_seat_or_its_admin_and_dealt_af
         assert await service.seat_of(child.game, child.tokens[s]) == s
     by_admin = await fork(service, parent, at, [SeatSpec()] * 3, admin=True)
     _, spectators = await service.state_at(by_admin.game)
-    assert msgspec.to_builtins(seat_knowledge(spectators, None), order="sorted") == \
-        msgspec.to_builtins(seat_knowledge(real, None), order="sorted")
+    assert msgspec.to_builtins(seat_knowledge(spectators, None), order="sorted") == msgspec.to_builtins(
+        seat_knowledge(real, None), order="sorted"
+    )
 
 
 async def test_forks_of_forks_stay_sealed_until_every_game_they_were_dealt_from_has_ended_then_audit_clean(service):
@@ -83,7 +101,7 @@ async def test_forks_of_forks_stay_sealed_until_every_game_they_were_dealt_from_
     assert (await service.state_at(second))[1].finished and (await service.state_at(first))[1].finished
     for game in (first, second):  # both ended, but the root runs: sealed
         header, envelopes = await load_export(service.store, game)
-        assert header.seed is None and not await service.store.revealed(game)
+        assert header.seed is None and not await service.store.records.revealed(game)
         report = audit(header, envelopes, PANTHEON)
         assert [c.ok for c in report.checks if c.name in ("hash_chain", "replay")] == [True, True]
         assert report.first_failure is None
@@ -104,8 +122,10 @@ async def test_a_tampered_deal_fails_the_audit_of_the_fork_at_its_first_event(se
     header, envelopes = await load_export(service.store, child)
     first = envelopes[0]
     dealt = msgspec.msgpack.decode(first.payload)
-    dealt["state"]["seats"][1]["hand"], dealt["state"]["draw_pile"] = dealt["state"]["draw_pile"], \
-        dealt["state"]["seats"][1]["hand"]
+    dealt["state"]["seats"][1]["hand"], dealt["state"]["draw_pile"] = (
+        dealt["state"]["draw_pile"],
+        dealt["state"]["seats"][1]["hand"],
+    )
     forged = seal(msgspec.structs.replace(first, payload=msgspec.Raw(msgspec.msgpack.encode(dealt)), hash=""))
     report = audit(header, rechained([forged, *envelopes[1:]]), PANTHEON)
     assert not report.ok and report.first_failure == 1
@@ -145,7 +165,7 @@ async def test_a_finished_game_audits_clean_and_any_changed_stored_byte_names_it
             continue
         if tampered == envelopes[victim]:
             continue
-        report = audit(header, [*envelopes[:victim], tampered, *envelopes[victim + 1:]], PANTHEON)
+        report = audit(header, [*envelopes[:victim], tampered, *envelopes[victim + 1 :]], PANTHEON)
         assert not report.ok and report.first_failure == victim + 1
 
 

@@ -12,8 +12,10 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def alive(env: dict, role: str) -> bool:
-    return subprocess.run([sys.executable, "-m", "service.cli", "alive", role], cwd=ROOT, env=env,
-                          timeout=30).returncode == 0
+    return (
+        subprocess.run([sys.executable, "-m", "service.cli", "alive", role], cwd=ROOT, env=env, timeout=30).returncode
+        == 0
+    )
 
 
 def eventually(condition, timeout: float = 20.0) -> bool:
@@ -27,8 +29,13 @@ def eventually(condition, timeout: float = 20.0) -> bool:
 
 def test_a_workers_health_check_passes_while_it_runs_and_fails_once_it_has_stopped(env):
     assert not alive(env, "worker")
-    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "worker"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         assert eventually(lambda: alive(env, "worker"))
     finally:

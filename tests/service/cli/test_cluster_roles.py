@@ -13,8 +13,13 @@ import pytest
 from ..live import ROOT, free_port, running
 from ..private_redis import needs_redis_server, private_server
 
-pytestmark = [needs_redis_server, pytest.mark.skipif(
-    bool(os.environ.get("REDIS_URL")), reason="runs once, in the pass without REDIS_URL (it makes a cluster of its own)")]
+pytestmark = [
+    needs_redis_server,
+    pytest.mark.skipif(
+        bool(os.environ.get("REDIS_URL")),
+        reason="runs once, in the pass without REDIS_URL (it makes a cluster of its own)",
+    ),
+]
 
 
 def _env(node: str, prefix: str, **more: str) -> dict:
@@ -25,18 +30,32 @@ def _env(node: str, prefix: str, **more: str) -> dict:
 def test_a_role_on_a_cluster_without_a_queue_redis_stops_and_says_what_to_set(own_cluster, prefix):
     node, _ = own_cluster
     for role in ("api", "worker", "serve"):
-        ran = subprocess.run([sys.executable, "-m", "service.cli", role], cwd=ROOT, env=_env(node, prefix),
-                             capture_output=True, text=True, timeout=60)
-        assert ran.returncode != 0 and "PANTHEON_QUEUE_URL" in ran.stderr and "Redis Cluster" in ran.stderr, \
-            (role, ran.stderr[-500:])
+        ran = subprocess.run(
+            [sys.executable, "-m", "service.cli", role],
+            cwd=ROOT,
+            env=_env(node, prefix),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert ran.returncode != 0 and "PANTHEON_QUEUE_URL" in ran.stderr and "Redis Cluster" in ran.stderr, (
+            role,
+            ran.stderr[-500:],
+        )
 
 
 def test_serve_on_a_cluster_and_a_queue_redis_runs_every_role(own_cluster, prefix):
     node, _ = own_cluster
     port = free_port()
     with private_server() as queue:
-        env = _env(node, prefix, PANTHEON_QUEUE_URL=queue.url, PANTHEON_PORT=str(port), PANTHEON_AI_WORKERS="1",
-                   PANTHEON_AI_SWEEP_S="0.5")
+        env = _env(
+            node,
+            prefix,
+            PANTHEON_QUEUE_URL=queue.url,
+            PANTHEON_PORT=str(port),
+            PANTHEON_AI_WORKERS="1",
+            PANTHEON_AI_SWEEP_S="0.5",
+        )
         with running("serve", env, port, timeout_s=60, stop_s=30) as (base, _):
             created = httpx.post(f"{base}/games", json={"seats": [{"type": "ai", "level": "random"}] * 2}, timeout=10)
             assert created.status_code == 201, created.text

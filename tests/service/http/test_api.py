@@ -8,8 +8,8 @@ import random
 from service.http.app import create_app
 
 from ..api_helpers import (
-    PARTITIONS,
     api_client,
+    app_settings,
     assert_problem,
     bearer,
     new_game,
@@ -43,7 +43,9 @@ async def test_a_command_names_no_seat_the_token_says_it_and_the_game_does_not_c
     seat, command, version = await next_command(client, referee, game, random.Random(2))
 
     for named in (seat, 1 - seat):
-        answer = await client.post(f"/games/{game}/commands", json={**command, "seat": named}, headers=bearer(tokens[seat]))
+        answer = await client.post(
+            f"/games/{game}/commands", json={**command, "seat": named}, headers=bearer(tokens[seat])
+        )
         body = assert_problem(answer, 400, "seat_in_command")
         assert "without `seat`" in body["detail"]
     assert await version_of(client, game) == version
@@ -65,8 +67,7 @@ async def test_a_command_the_rules_refuse_gives_the_domains_code_and_sentence_an
     game, _, tokens = await new_game(client)
     seat, _, version = await next_command(client, referee, game, random.Random(4))
 
-    answer = await client.post(f"/games/{game}/commands", json={"type": "use_traitera"},
-                               headers=bearer(tokens[seat]))
+    answer = await client.post(f"/games/{game}/commands", json={"type": "use_traitera"}, headers=bearer(tokens[seat]))
 
     body = assert_problem(answer, 422, "wrong_command")
     assert "use_traitera" in body["detail"]
@@ -120,8 +121,9 @@ async def test_an_expected_version_that_is_not_current_is_a_409_with_the_current
     game, _, tokens = await new_game(client)
     seat, command, version = await next_command(client, referee, game, random.Random(7))
 
-    answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]),
-                               params={"expected_version": version - 1})
+    answer = await client.post(
+        f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]), params={"expected_version": version - 1}
+    )
 
     assert assert_problem(answer, 409, "version_conflict")["current_version"] == version
     assert await version_of(client, game) == version
@@ -175,7 +177,7 @@ async def test_options_lists_every_method_an_address_takes(client):
 
 
 async def test_an_unexpected_failure_is_a_500_problem_that_reveals_no_internals(redis_url, prefix):
-    app = create_app(redis_url, prefix, PARTITIONS)
+    app = create_app(app_settings(redis_url, prefix))
     async with serve(app) as client:
         game, _, _ = await new_game(client)
 
@@ -201,7 +203,9 @@ async def test_a_seat_is_claimed_once_and_ai_seats_not_at_all(client):
 
 async def test_the_lobby_lists_new_games_newest_first_with_their_open_seats(client):
     first = (await client.post("/games", json={"seats": [{"type": "human"}, {"type": "human"}]})).json()["game"]
-    second = (await client.post("/games", json={"seats": [{"type": "human"}, {"type": "ai"}, {"type": "human"}]})).json()["game"]
+    second = (
+        await client.post("/games", json={"seats": [{"type": "human"}, {"type": "ai"}, {"type": "human"}]})
+    ).json()["game"]
     await client.post(f"/games/{second}/seats/0/claim")
 
     lobby = (await client.get("/games")).json()["games"]

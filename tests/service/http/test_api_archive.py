@@ -4,52 +4,57 @@ archive, and every read of an archived game answers as it did before, from the a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import time
 
-import pytest
-
 from service.audit.archive import export_game
-from service.audit.archiver import Archiver
-from service.audit.cold import Archive
 from service.config import Settings
-from service.store.connection import connect
 from service.store.streams import EventStore
 
-from ..api_helpers import PARTITIONS, api_client, assert_problem, bearer, new_game, play, referee_service, sse_events
-
-YEAR_S = 365 * 24 * 3600
-
-
-@pytest.fixture
-async def redis(redis_url):
-    """A client of the test Redis, closed afterwards."""
-    client = connect(redis_url)
-    yield client
-    await client.aclose()
-
-
-def archiver(redis, prefix: str, directory, *, finished_s: float = 0, abandoned_s: float = YEAR_S) -> Archiver:
-    archive = Archive(directory)
-    store = EventStore(redis, prefix=prefix, partitions=PARTITIONS, cold=archive)
-    return Archiver(store, archive, finished_s=finished_s, abandoned_s=abandoned_s)
+from ..api_helpers import (
+    PARTITIONS,
+    YEAR_S,
+    api_client,
+    archiver,
+    assert_problem,
+    bearer,
+    new_game,
+    play,
+    referee_service,
+    sse_events,
+)
 
 
 async def keys_of(redis, prefix: str, game: str) -> list[bytes]:
     """Every Redis key of this test that names the game, but for the append receipts and idempotency
     keys, which expire on their own (a minute; PANTHEON_IDEMPOTENCY_TTL_S), and the rate limits'
     counters (which name its seats)."""
-    return [k async for k in redis.scan_iter(match=f"*{prefix}*{game}*", count=1000)
-            if b":limits:" not in k
-            and b":receipt:" not in k and b":idem:" not in k]
+    return [
+        k
+        async for k in redis.scan_iter(match=f"*{prefix}*{game}*", count=1000)
+        if b":limits:" not in k and b":receipt:" not in k and b":idem:" not in k
+    ]
 
 
 async def answers(client, game: str, token: str) -> dict[str, tuple[int, bytes]]:
     """Every read route of the game (as a spectator and as seat 0): status and body."""
-    routes = [f"/games/{game}", f"/games/{game}/view", f"/games/{game}/view?at=5", f"/games/{game}/score",
-              f"/games/{game}/score?at=7", f"/games/{game}/events", f"/games/{game}/events?after=10&limit=5",
-              f"/games/{game}/stream", f"/games/{game}/audit", f"/games/{game}/export", f"/games/{game}/rejected",
-              f"/games/{game}/view?at=99999", f"/games/{game}/view?min_version=3", "/games?status=finished"]
+    routes = [
+        f"/games/{game}",
+        f"/games/{game}/view",
+        f"/games/{game}/view?at=5",
+        f"/games/{game}/score",
+        f"/games/{game}/score?at=7",
+        f"/games/{game}/events",
+        f"/games/{game}/events?after=10&limit=5",
+        f"/games/{game}/stream",
+        f"/games/{game}/audit",
+        f"/games/{game}/export",
+        f"/games/{game}/rejected",
+        f"/games/{game}/view?at=99999",
+        f"/games/{game}/view?min_version=3",
+        "/games?status=finished",
+    ]
     out = {}
     for route in routes:
         for who, headers in (("spectator", {}), ("seat 0", bearer(token))):
@@ -64,9 +69,12 @@ async def answers(client, game: str, token: str) -> dict[str, tuple[int, bytes]]
 
 
 async def test_every_read_of_a_finished_game_answers_the_same_once_archived_and_redis_keeps_none_of_its_keys(
-        redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    redis, redis_url, prefix, tmp_path
+):
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         game, _, tokens = await new_game(client)
         await play(client, referee, game, tokens)
         late = await client.post(f"/games/{game}/commands", json={"type": "pass"}, headers=bearer(tokens[0]))
@@ -92,9 +100,12 @@ async def test_every_read_of_a_finished_game_answers_the_same_once_archived_and_
 
 
 async def test_an_archived_game_refuses_writes_as_a_finished_game_does_and_writes_nothing_to_redis(
-        redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    redis, redis_url, prefix, tmp_path
+):
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         game, admin, tokens = await new_game(client)
         await play(client, referee, game, tokens)
         assert [d.game for d in await archiver(redis, prefix, tmp_path).sweep()] == [game]
@@ -110,8 +121,10 @@ async def test_an_archived_game_refuses_writes_as_a_finished_game_does_and_write
 
 
 async def test_an_archived_game_forks_at_any_version_like_before(redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         game, _, tokens = await new_game(client)
         await play(client, referee, game, tokens, max_commands=6)
         at = (await client.get(f"/games/{game}")).json()["version"]  # where a command's events end
@@ -129,8 +142,10 @@ async def test_an_archived_game_forks_at_any_version_like_before(redis, redis_ur
 
 
 async def test_an_abandoned_game_is_archived_and_a_live_one_never_is(redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         left, _, left_tokens = await new_game(client)
         await play(client, referee, left, left_tokens, max_commands=3)
         never, _, _ = await new_game(client)
@@ -149,15 +164,18 @@ async def test_an_abandoned_game_is_archived_and_a_live_one_never_is(redis, redi
         assert (await client.get(f"/games/{live}")).json()["version"] > 0
         listed = [g["game"] for g in (await client.get("/games")).json()["games"]]
         assert live in listed and left not in listed and never not in listed
-        refused = await client.post(f"/games/{left}/commands", json={"type": "pass"},
-                                    headers=bearer(left_tokens[detail["awaiting"]["seat"]]))
+        refused = await client.post(
+            f"/games/{left}/commands", json={"type": "pass"}, headers=bearer(left_tokens[detail["awaiting"]["seat"]])
+        )
         assert_problem(refused, 422, "game_over")
         assert await archiver(redis, prefix, tmp_path, finished_s=0, abandoned_s=1).sweep() == []  # live moved
 
 
 async def test_two_archivers_at_once_archive_each_game_once(redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         made = []
         for seed in range(3):
             game, _, tokens = await new_game(client)
@@ -174,9 +192,12 @@ async def test_two_archivers_at_once_archive_each_game_once(redis, redis_url, pr
 
 
 async def test_a_crash_after_the_files_are_written_leaves_the_game_in_redis_and_the_next_sweep_finishes(
-        redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    redis, redis_url, prefix, tmp_path
+):
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         game, _, tokens = await new_game(client)
         await play(client, referee, game, tokens)
         before = await answers(client, game, tokens[0])
@@ -186,10 +207,8 @@ async def test_a_crash_after_the_files_are_written_leaves_the_game_in_redis_and_
             raise SystemExit("killed before deleting")  # the process dies after writing and verifying
 
         first._delete = crash
-        try:
+        with contextlib.suppress(SystemExit):
             await first.move(game)
-        except SystemExit:
-            pass
         assert (tmp_path / game[:2] / f"{game}.ndjson.gz").exists()
         assert await redis.exists(EventStore(redis, prefix=prefix, partitions=PARTITIONS).keys(game).meta)
         assert await answers(client, game, tokens[0]) == before
@@ -199,8 +218,10 @@ async def test_a_crash_after_the_files_are_written_leaves_the_game_in_redis_and_
 
 
 async def test_a_game_not_yet_due_stays_in_redis(redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         game, _, tokens = await new_game(client)
         await play(client, referee, game, tokens)
         keeper = archiver(redis, prefix, tmp_path, finished_s=3600)
@@ -210,8 +231,10 @@ async def test_a_game_not_yet_due_stays_in_redis(redis, redis_url, prefix, tmp_p
 
 
 async def test_a_damaged_archive_file_is_a_503_problem_not_a_500(redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         game, _, tokens = await new_game(client)
         await play(client, referee, game, tokens, max_commands=4)
         await archiver(redis, prefix, tmp_path, abandoned_s=0).sweep()
@@ -224,8 +247,10 @@ async def test_a_damaged_archive_file_is_a_503_problem_not_a_500(redis, redis_ur
 
 
 async def test_a_game_that_moves_after_it_was_found_due_is_not_archived(redis, redis_url, prefix, tmp_path):
-    async with api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client, \
-            referee_service(redis_url, prefix) as referee:
+    async with (
+        api_client(redis_url, prefix, archive_dir=str(tmp_path)) as client,
+        referee_service(redis_url, prefix) as referee,
+    ):
         game, _, tokens = await new_game(client)
         keeper = archiver(redis, prefix, tmp_path, abandoned_s=0)
         due = await keeper.due(game)

@@ -10,12 +10,12 @@ async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refuse
         game, admin, tokens = await new_game(client)
         awaiting = (await client.get(f"/games/{game}")).json()["awaiting"]
         other = 1 - awaiting["seat"]
-        refused = await client.post(f"/games/{game}/commands", json={"type": "pass"},
-                                    headers=bearer(tokens[other]))
+        refused = await client.post(f"/games/{game}/commands", json={"type": "pass"}, headers=bearer(tokens[other]))
         assert refused.status_code == 422
         spectator = (await client.get(f"/games/{game}/rejected")).json()  # before the end: no command, no message
-        assert [(r["seat"], r["code"], r["command"], r["message"]) for r in spectator] == \
-            [(other, "not_your_turn", None, None)]
+        assert [(r["seat"], r["code"], r["command"], r["message"]) for r in spectator] == [
+            (other, "not_your_turn", None, None)
+        ]
         assert (await client.get(f"/games/{game}/export")).status_code == 409
         running = (await client.get(f"/games/{game}/audit")).json()
         assert running["first_failure"] is None and {c["name"]: c["ok"] for c in running["checks"]}["hash_chain"]
@@ -35,7 +35,8 @@ async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refuse
 
 
 async def test_a_fork_of_an_ended_game_over_http_starts_at_its_version_and_the_lobby_shows_its_lineage(
-        redis_url, prefix):
+    redis_url, prefix
+):
     async with api_client(redis_url, prefix) as client, referee_service(redis_url, prefix) as referee:
         game, _, tokens = await new_game(client)
         await play(client, referee, game, tokens, seed=12, max_commands=12)
@@ -44,8 +45,9 @@ async def test_a_fork_of_an_ended_game_over_http_starts_at_its_version_and_the_l
         forked = await client.post(f"/games/{game}/fork", json={"at": at, "seats": [{"type": "human"}, {"type": "ai"}]})
         assert forked.status_code == 201
         child = forked.json()["game"]
-        assert (await client.get(f"/games/{child}/view")).json()["view"] == \
-            (await client.get(f"/games/{game}/view", params={"at": at})).json()["view"]
+        assert (await client.get(f"/games/{child}/view")).json()["view"] == (
+            await client.get(f"/games/{game}/view", params={"at": at})
+        ).json()["view"]
         running = (await client.get("/games")).json()["games"]
         ended = (await client.get("/games", params={"status": "finished"})).json()["games"]
         assert game not in [g["game"] for g in running] and game in [g["game"] for g in ended]

@@ -12,6 +12,7 @@ from service.http.app import create_app
 from ..api_helpers import (
     PARTITIONS,
     api_client,
+    app_settings,
     bearer,
     new_game,
     next_command,
@@ -29,7 +30,7 @@ async def test_a_live_process_with_a_reachable_redis_is_live_and_ready(redis_url
 
 
 async def test_without_redis_the_process_is_live_but_not_ready(prefix):
-    async with serve(create_app("redis://127.0.0.1:1/0", prefix, PARTITIONS)) as client:
+    async with serve(create_app(app_settings("redis://127.0.0.1:1/0", prefix))) as client:
         live, ready = await client.get("/health/live"), await client.get("/health/ready")
 
     assert live.status_code == 200
@@ -38,7 +39,7 @@ async def test_without_redis_the_process_is_live_but_not_ready(prefix):
 
 
 async def test_without_redis_the_metrics_of_the_process_are_still_served(prefix):
-    async with serve(create_app("redis://127.0.0.1:1/0", prefix, PARTITIONS)) as client:
+    async with serve(create_app(app_settings("redis://127.0.0.1:1/0", prefix))) as client:
         await client.get("/health/live")
         metrics = await client.get("/metrics")
 
@@ -79,7 +80,10 @@ async def test_metrics_count_requests_by_route_and_status_and_commands_by_result
     text = answer.text
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain; version=0.0.4")
     assert sample(text, "pantheon_http_requests_total", method="POST", route="/games", status="201") == 1
-    assert sample(text, "pantheon_http_requests_total", method="POST", route="/games/{game_id}/commands", status="422") == 1
+    assert (
+        sample(text, "pantheon_http_requests_total", method="POST", route="/games/{game_id}/commands", status="422")
+        == 1
+    )
     assert sample(text, "pantheon_http_requests_total", method="GET", route="/games/{game_id}", status="404") == 1
     assert sample(text, "pantheon_commands_total", result="accepted", code="") == 1
     assert sample(text, "pantheon_commands_total", result="rejected", code="not_your_turn") == 1
@@ -105,7 +109,8 @@ async def wait_no_lag(client, timeout: float = 15.0) -> None:
 
 
 async def test_the_projection_lag_rises_while_no_projector_keeps_up_and_falls_to_zero_when_one_does(
-        redis_url, prefix, start_projector):
+    redis_url, prefix, start_projector
+):
     async with api_client(redis_url, prefix) as client, referee_service(redis_url, prefix) as referee:
         game, _, tokens = await new_game(client)  # no projector has run yet: the feed has no group
         await asyncio.sleep(1.5)

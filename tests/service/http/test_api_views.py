@@ -156,8 +156,9 @@ async def test_the_stream_delivers_events_as_they_are_appended_until_the_game_en
         game, _, tokens = await new_game(client)
         start = (await client.get(f"/games/{game}")).json()["version"]
 
-        streamed, _ = await asyncio.gather(client.get(f"/games/{game}/stream", params={"after": start}),
-                                           play(client, referee, game, tokens, seed=5))
+        streamed, _ = await asyncio.gather(
+            client.get(f"/games/{game}/stream", params={"after": start}), play(client, referee, game, tokens, seed=5)
+        )
 
         final = (await client.get(f"/games/{game}")).json()["version"]
         assert [i for i, _ in sse_events(streamed.text)] == list(range(start + 1, final + 1))

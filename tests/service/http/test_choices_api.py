@@ -16,8 +16,9 @@ async def choose(client, game: str, token: str, rnd: random.Random) -> dict:
         assert choice["label"] and (choice["command"] is None) != (choice["next"] is None), choice
         if choice["command"] is not None:
             return choice["command"]
-        answer = (await client.get(f"/games/{game}/options", params={"after": choice["next"]},
-                                   headers=bearer(token))).json()
+        answer = (
+            await client.get(f"/games/{game}/options", params={"after": choice["next"]}, headers=bearer(token))
+        ).json()
         assert answer["choices"], "a choice with a next token must lead somewhere"
 
 
@@ -27,8 +28,11 @@ async def test_a_client_that_knows_no_rules_plays_a_whole_game_by_its_choices(cl
     while not (detail := (await client.get(f"/games/{game}")).json())["finished"]:
         seat = detail["awaiting"]["seat"]
         command = await choose(client, game, tokens[seat], rnd)
-        sent = await client.post(f"/games/{game}/commands", json=command,
-                                 headers={**bearer(tokens[seat]), "Idempotency-Key": f"choice-move-{commands:05d}"})
+        sent = await client.post(
+            f"/games/{game}/commands",
+            json=command,
+            headers={**bearer(tokens[seat]), "Idempotency-Key": f"choice-move-{commands:05d}"},
+        )
         assert sent.status_code == 201, (command, sent.text)
         commands += 1
     audit = (await client.get(f"/games/{game}/audit")).json()
@@ -44,12 +48,21 @@ async def test_a_stale_or_forged_choice_token_is_refused_clearly_and_changes_not
     root = (await client.get(f"/games/{game}/options", headers=me)).json()
     assert root["version"] == version and root["decision"] == detail["awaiting"]["decision"]
     assert (await client.get(f"/games/{game}/options", params={"after": "not-a-token"}, headers=me)).status_code == 400
-    assert_problem(await client.get(f"/games/{game}/options", params={"after": f"{version}.zz"}, headers=me),
-                   400, "malformed_choice_token")
-    assert_problem(await client.get(f"/games/{game}/options", params={"after": next_token(version, ("nonsense",))},
-                                    headers=me), 400, "unknown_choice")
-    stale = assert_problem(await client.get(f"/games/{game}/options", params={"after": next_token(version - 1, ())},
-                                            headers=me), 409, "version_conflict")
+    assert_problem(
+        await client.get(f"/games/{game}/options", params={"after": f"{version}.zz"}, headers=me),
+        400,
+        "malformed_choice_token",
+    )
+    assert_problem(
+        await client.get(f"/games/{game}/options", params={"after": next_token(version, ("nonsense",))}, headers=me),
+        400,
+        "unknown_choice",
+    )
+    stale = assert_problem(
+        await client.get(f"/games/{game}/options", params={"after": next_token(version - 1, ())}, headers=me),
+        409,
+        "version_conflict",
+    )
     assert stale["current_version"] == version
     assert_problem(await client.get(f"/games/{game}/options"), 401, "missing_token")
     assert (await client.get(f"/games/{game}")).json()["version"] == version

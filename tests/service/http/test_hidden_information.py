@@ -15,7 +15,8 @@ async def _refuse(client, game, tokens, seat, command) -> None:
 
 
 async def test_before_the_end_a_seat_reads_its_own_refusals_in_full_and_of_others_only_seat_time_and_code(
-        client, referee):
+    client, referee
+):
     game, admin, tokens = await new_game(client)
     awaited = (await client.get(f"/games/{game}")).json()["awaiting"]["seat"]
     other = 1 - awaited
@@ -48,8 +49,11 @@ async def test_a_forks_lineage_shows_the_parents_hash_only_once_the_parent_has_e
     game, admin, tokens = await new_game(client)
     await play(client, referee, game, tokens, seed=22, max_commands=10)
     at = (await client.get(f"/games/{game}")).json()["version"]
-    forked = await client.post(f"/games/{game}/fork", headers=bearer(tokens[0]),
-                               json={"at": at, "seats": [{"type": "human"}, {"type": "human"}]})
+    forked = await client.post(
+        f"/games/{game}/fork",
+        headers=bearer(tokens[0]),
+        json={"at": at, "seats": [{"type": "human"}, {"type": "human"}]},
+    )
     assert forked.status_code == 201, forked.text
     child = forked.json()["game"]
 
@@ -69,8 +73,7 @@ async def _hands(referee, game, at=None):
     return [seat.hand for seat in state.seats], [seat.half_gods for seat in state.seats]
 
 
-async def test_a_running_game_is_forked_only_with_one_of_its_tokens_and_the_fork_shows_no_other_hand(
-        client, referee):
+async def test_a_running_game_is_forked_only_with_one_of_its_tokens_and_the_fork_shows_no_other_hand(client, referee):
     game, admin, tokens = await new_game(client, seats=("human", "human", "human"))
     await play(client, referee, game, tokens, seed=23, max_commands=40)
     at = (await client.get(f"/games/{game}")).json()["version"]
@@ -103,8 +106,11 @@ async def test_a_fork_of_a_running_game_stays_sealed_until_its_parent_ends(clien
     game, _, tokens = await new_game(client)
     await play(client, referee, game, tokens, seed=24, max_commands=20)
     at = (await client.get(f"/games/{game}")).json()["version"]
-    forked = (await client.post(f"/games/{game}/fork", headers=bearer(tokens[1]),
-                                json={"at": at, "seats": [{"type": "human"}] * 2})).json()
+    forked = (
+        await client.post(
+            f"/games/{game}/fork", headers=bearer(tokens[1]), json={"at": at, "seats": [{"type": "human"}] * 2}
+        )
+    ).json()
     child, child_tokens = forked["game"], [s["token"] for s in forked["seats"]]
 
     await play(client, referee, child, child_tokens, seed=25)

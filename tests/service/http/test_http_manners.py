@@ -19,8 +19,8 @@ from service.http.openapi_export import document
 from ..api_helpers import api_client, assert_problem, bearer, new_game, play, sse_events
 from ..live import live_api
 
-
 # --- X-Request-ID ---------------------------------------------------------------------------
+
 
 async def test_every_answer_has_a_request_id_and_a_sane_one_from_the_client_is_kept(client):
     mine = await client.get("/health/live", headers={"X-Request-ID": "client-id-42"})
@@ -60,19 +60,26 @@ async def test_the_access_log_line_names_the_request_id(client, caplog):
 
 # --- 201 Created, Location, links -----------------------------------------------------------
 
-async def test_created_games_forks_claims_and_new_tokens_say_where_they_are(client):
+
+async def test_created_games_forks_claims_and_reissues_say_where_they_are(client):
     made = await client.post("/games", json={"seats": [{"type": "human"}, {"type": "human"}]})
     game, admin = made.json()["game"], made.json()["admin_token"]
     claimed = await client.post(f"/games/{game}/seats/0/claim")
     reissued = await client.post(f"/games/{game}/seats/0/token", headers=bearer(admin))
-    forked = await client.post(f"/games/{game}/fork", headers=bearer(admin),
-                               json={"at": made.json()["version"], "seats": [{"type": "human"}] * 2})
+    forked = await client.post(
+        f"/games/{game}/fork",
+        headers=bearer(admin),
+        json={"at": made.json()["version"], "seats": [{"type": "human"}] * 2},
+    )
 
     assert made.status_code == 201 and made.headers["location"] == f"/games/{game}"
     assert (await client.get(made.headers["location"])).json()["game"] == game
     assert claimed.status_code == reissued.status_code == 201
-    assert claimed.headers["location"] == reissued.headers["location"] == f"/games/{game}/view"
-    seat_view = await client.get(claimed.headers["location"], headers=bearer(reissued.json()["token"]))
+    assert claimed.headers["location"] == f"/games/{game}/view"
+    assert reissued.headers["location"] == f"/games/{game}/seats/0/claim"
+    again = await client.post(reissued.headers["location"], json={"invite": reissued.json()["code"]})
+    assert again.status_code == 201 and again.headers["location"] == f"/games/{game}/view"
+    seat_view = await client.get(again.headers["location"], headers=bearer(again.json()["token"]))
     assert seat_view.status_code == 200 and seat_view.json()["seat"] == 0
     assert forked.status_code == 201 and forked.headers["location"] == f"/games/{forked.json()['game']}"
     assert (await client.get(forked.headers["location"])).status_code == 200
@@ -80,8 +87,9 @@ async def test_created_games_forks_claims_and_new_tokens_say_where_they_are(clie
 
 async def test_the_browser_may_read_location_from_another_origin(redis_url, prefix):
     async with api_client(redis_url, prefix, cors_origins=["https://friend.example"]) as client:
-        made = await client.post("/games", json={"seats": [{"type": "human"}] * 2},
-                                 headers={"Origin": "https://friend.example"})
+        made = await client.post(
+            "/games", json={"seats": [{"type": "human"}] * 2}, headers={"Origin": "https://friend.example"}
+        )
     assert made.status_code == 201 and "location" in made.headers["access-control-expose-headers"].lower()
 
 
@@ -95,12 +103,17 @@ def test_a_created_game_links_to_its_reads_and_commands_and_each_201_documents_l
         target = next(op for item in paths.values() for op in item.values() if op["operationId"] == name)
         assert any(p["name"] == "game_id" and p["in"] == "path" for p in target["parameters"])
     assert paths["/games/{game_id}/fork"]["post"]["responses"]["201"]["links"] == links
-    for path in ("/games", "/games/{game_id}/fork", "/games/{game_id}/seats/{seat}/claim",
-                 "/games/{game_id}/seats/{seat}/token"):
+    for path in (
+        "/games",
+        "/games/{game_id}/fork",
+        "/games/{game_id}/seats/{seat}/claim",
+        "/games/{game_id}/seats/{seat}/token",
+    ):
         assert paths[path]["post"]["responses"]["201"]["headers"]["Location"]["required"] is True
 
 
 # --- compression ----------------------------------------------------------------------------
+
 
 async def test_large_answers_are_compressed_with_brotli_or_gzip_and_small_ones_are_not(client, referee):
     game, _, tokens = await new_game(client)
@@ -166,6 +179,7 @@ def _arrival(chunks) -> tuple[float, bytes]:
 
 
 # --- offline docs ---------------------------------------------------------------------------
+
 
 class _References(HTMLParser):
     def __init__(self) -> None:

@@ -48,7 +48,9 @@ async def test_another_seats_command_under_the_same_key_is_applied_not_answered_
     answer = await _send(client, game, tokens[other], command, "turn")
 
     assert answer.status_code == 201, answer.text
-    assert answer.json()["first"] == version + 1 and await version_of(client, game) == answer.json()["version"] > version
+    assert (
+        answer.json()["first"] == version + 1 and await version_of(client, game) == answer.json()["version"] > version
+    )
 
 
 async def test_the_same_key_with_another_command_is_refused_and_changes_nothing(client, referee):
@@ -131,11 +133,17 @@ async def test_a_burst_of_the_same_request_with_one_key_gets_the_first_answer_ev
         for burst in range(3):
             seat, command, version = await next_command(one, referee, game, random.Random(burst))
             key, headers = f"burst-{burst}", bearer(tokens[seat])
-            answers = await asyncio.gather(*(
-                (one if i % 2 else two).post(f"/games/{game}/commands", json=command,
-                                              headers={**headers, "Idempotency-Key": key},
-                                              params={"expected_version": version} if i % 4 < 2 else None)
-                for i in range(32)))
+            answers = await asyncio.gather(
+                *(
+                    (one if i % 2 else two).post(
+                        f"/games/{game}/commands",
+                        json=command,
+                        headers={**headers, "Idempotency-Key": key},
+                        params={"expected_version": version} if i % 4 < 2 else None,
+                    )
+                    for i in range(32)
+                )
+            )
             assert {a.status_code for a in answers} == {201}, {a.status_code: a.text for a in answers}
             assert len({a.text for a in answers}) == 1 and answers[0].json()["first"] == version + 1
             events = await referee.store.read(game)

@@ -36,8 +36,11 @@ def keyed(key: str) -> dict[str, str]:
 
 
 async def _claim(client, game, seat, key=None, invite=None):
-    return await client.post(f"/games/{game}/seats/{seat}/claim", headers=keyed(key) if key else None,
-                             json={"invite": invite} if invite else None)
+    return await client.post(
+        f"/games/{game}/seats/{seat}/claim",
+        headers=keyed(key) if key else None,
+        json={"invite": invite} if invite else None,
+    )
 
 
 async def _lobby(client) -> list[str]:
@@ -109,8 +112,8 @@ async def test_a_retried_create_returns_the_same_game_and_creates_nothing(client
     assert (await client.get(f"/games/{game}/options", headers=bearer(answer["seats"][0]["token"]))).json()["seat"] == 0
     assert (await _claim(client, game, 1, invite=answer["invites"][0]["code"])).status_code == 201
     tokens = [answer["seats"][0]["token"], (await _claim(client, game, 2)).json()["token"]]
-    tokens.insert(1, (await client.post(f"/games/{game}/seats/1/token", headers=bearer(answer["admin_token"]))
-                      ).json()["token"])  # the admin token works too
+    reissued = (await client.post(f"/games/{game}/seats/1/token", headers=bearer(answer["admin_token"]))).json()
+    tokens.insert(1, (await _claim(client, game, 1, invite=reissued["code"])).json()["token"])  # a new invite works too
     assert await play(client, referee, game, tokens, max_commands=5) == 5
 
     replayed = await client.post("/games", json={"seats": SEATS, "idle_seconds": 600}, headers=keyed(key))
@@ -132,8 +135,9 @@ async def test_the_same_create_key_with_another_body_is_refused_and_creates_noth
 async def test_a_burst_of_one_create_to_two_processes_creates_one_game_and_answers_it_everywhere(redis_url, prefix):
     key = a_key()
     async with api_client(redis_url, prefix) as one, api_client(redis_url, prefix) as two:
-        answers = await asyncio.gather(*((one if i % 2 else two).post("/games", json={"seats": SEATS},
-                                                                       headers=keyed(key)) for i in range(16)))
+        answers = await asyncio.gather(
+            *((one if i % 2 else two).post("/games", json={"seats": SEATS}, headers=keyed(key)) for i in range(16))
+        )
 
         assert {a.status_code for a in answers} == {201}, {a.status_code: a.text for a in answers}
         assert len({a.text for a in answers}) == 1
@@ -144,7 +148,9 @@ async def test_a_burst_of_one_create_to_two_processes_creates_one_game_and_answe
 async def test_a_create_retry_lists_a_game_whose_listing_a_crash_lost(client, referee):
     key = a_key()
     game = (await client.post("/games", json={"seats": SEATS}, headers=keyed(key))).json()["game"]
-    await referee.store.redis.zrem(referee.lobby_key, game)  # as if the process died right after the append
+    await referee.store.redis.zrem(
+        referee.store.lobby.running_key, game
+    )  # as if the process died right after the append
 
     assert (await client.post("/games", json={"seats": SEATS}, headers=keyed(key))).json()["game"] == game
 
@@ -161,11 +167,17 @@ async def test_a_fork_with_a_key_is_retried_to_the_same_fork_by_the_same_caller_
 
     assert again.status_code == 201 and again.json() == first.json()
     child = first.json()
-    assert (await client.get(f"/games/{child['game']}/options", headers=bearer(child["seats"][1]["token"]))).status_code == 200
-    assert_problem(await client.post(f"/games/{game}/fork", json=body, headers={**keyed(key), **bearer(admin)}),
-                   422, "idempotency_key_reused")  # another caller sees something else: another request
-    assert (await client.post(f"/games/{game}/fork", json=body, headers={**keyed(a_key()), **bearer(tokens[0])})
-            ).json()["game"] != child["game"]
+    assert (
+        await client.get(f"/games/{child['game']}/options", headers=bearer(child["seats"][1]["token"]))
+    ).status_code == 200
+    assert_problem(
+        await client.post(f"/games/{game}/fork", json=body, headers={**keyed(key), **bearer(admin)}),
+        422,
+        "idempotency_key_reused",
+    )  # another caller sees something else: another request
+    assert (
+        await client.post(f"/games/{game}/fork", json=body, headers={**keyed(a_key()), **bearer(tokens[0])})
+    ).json()["game"] != child["game"]
 
 
 async def test_a_replayed_key_is_not_counted_as_a_new_game(redis_url, prefix):
@@ -207,16 +219,22 @@ async def test_neither_a_key_nor_a_token_nor_an_invite_code_is_stored_in_clear(c
     created = (await client.post("/games", json={"seats": SEATS}, headers=keyed(keys[0]))).json()
     assert (await client.post("/games", json={"seats": SEATS}, headers=keyed(keys[0]))).json() == created
     game = created["game"]
-    claimed = [await _claim(client, game, 1, keys[1], invite=created["invites"][0]["code"]),
-               await _claim(client, game, 1, keys[1], invite=created["invites"][0]["code"]),
-               await _claim(client, game, 2, keys[2]), await _claim(client, game, 2, keys[2])]
+    claimed = [
+        await _claim(client, game, 1, keys[1], invite=created["invites"][0]["code"]),
+        await _claim(client, game, 1, keys[1], invite=created["invites"][0]["code"]),
+        await _claim(client, game, 2, keys[2]),
+        await _claim(client, game, 2, keys[2]),
+    ]
     assert all(c.status_code == 201 for c in claimed) and claimed[0].json() == claimed[1].json()
     fork_body = {"at": await version_of(client, game), "seats": [{"type": "human"}] * 3}
-    forked = await client.post(f"/games/{game}/fork", json=fork_body,
-                               headers={**keyed(keys[3]), **bearer(created["admin_token"])})
+    forked = await client.post(
+        f"/games/{game}/fork", json=fork_body, headers={**keyed(keys[3]), **bearer(created["admin_token"])}
+    )
     assert forked.status_code == 201
     secrets_sent += [created["admin_token"], forked.json()["admin_token"], created["invites"][0]["code"]]
-    secrets_sent += [s["token"] for s in created["seats"] + forked.json()["seats"]] + [c.json()["token"] for c in claimed]
+    secrets_sent += [s["token"] for s in created["seats"] + forked.json()["seats"]] + [
+        c.json()["token"] for c in claimed
+    ]
     redis = referee.store.redis
 
     stored = await _everything_stored(redis, prefix)

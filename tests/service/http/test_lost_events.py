@@ -45,16 +45,18 @@ async def test_a_stream_that_sent_lost_events_ends_with_a_reset_to_the_version_t
             *events, last = frames(text)
             assert last == {"event": "reset", "id": str(kept), "data": f'{{"version":{kept}}}'}
             assert [int(f["id"]) for f in events] == list(range(1, lost[-1].version + 1))  # nothing on top
-            events_now = (await client.get(f"/games/{game}/events", params={"after": kept},
-                                           headers=bearer(token))).json()["events"]
+            events_now = (
+                await client.get(f"/games/{game}/events", params={"after": kept}, headers=bearer(token))
+            ).json()["events"]
             assert events_now and events_now[0]["version"] == kept + 1
 
 
 async def test_a_stream_resumed_after_a_version_the_log_does_not_have_is_told_to_reset(client, referee):
     game, _, tokens = await new_game(client)
     head = (await client.get(f"/games/{game}")).json()["version"]
-    answer = await asyncio.wait_for(client.get(f"/games/{game}/stream", headers={
-        **bearer(tokens[0]), "Last-Event-ID": str(head + 5)}), 10)
+    answer = await asyncio.wait_for(
+        client.get(f"/games/{game}/stream", headers={**bearer(tokens[0]), "Last-Event-ID": str(head + 5)}), 10
+    )
     assert frames(answer.text) == [{"event": "reset", "id": "0", "data": '{"version":0}'}]
     assert sse_events(answer.text) == [(0, {"version": 0})]
 
@@ -75,8 +77,10 @@ async def test_an_answer_cached_while_a_lost_event_held_its_version_is_not_confi
     for seed in range(20):  # until the other command makes as many events as the lost one
         game, _, tokens = await new_game(client)
         await play(client, referee, game, tokens, seed=seed, max_commands=8)
-        reads = {path: await client.get(path, headers=bearer(tokens[0]))
-                 for path in (f"/games/{game}", f"/games/{game}/view", f"/games/{game}/events")}
+        reads = {
+            path: await client.get(path, headers=bearer(tokens[0]))
+            for path in (f"/games/{game}", f"/games/{game}/view", f"/games/{game}/events")
+        }
         version = reads[f"/games/{game}"].json()["version"]
         lost = await lose_tail(referee.store, game, 1)
         if await append_other(referee, game, lost, 1) == version:

@@ -17,7 +17,9 @@ from ..api_helpers import PARTITIONS, api_client, assert_problem, bearer, new_ga
 SECRET = {"vp_visibility": "secret", "variant_sorting": True}
 
 
-async def play_by_choices(client, game: str, tokens: list[str], rnd: random.Random, max_commands: int | None = None) -> int:
+async def play_by_choices(
+    client, game: str, tokens: list[str], rnd: random.Random, max_commands: int | None = None
+) -> int:
     """Follow random choices from the root to a command, send it, until the end (or `max_commands`)."""
     played = 0
     while max_commands is None or played < max_commands:
@@ -29,8 +31,9 @@ async def play_by_choices(client, game: str, tokens: list[str], rnd: random.Rand
         assert listed["kind"] == "pergamon" and listed["decision"] == detail["awaiting"]["decision"], listed
         choice = rnd.choice(listed["choices"])
         while choice["command"] is None:
-            listed = (await client.get(f"/games/{game}/options", params={"after": choice["next"]},
-                                       headers=bearer(token))).json()
+            listed = (
+                await client.get(f"/games/{game}/options", params={"after": choice["next"]}, headers=bearer(token))
+            ).json()
             choice = rnd.choice(listed["choices"])
         answer = await client.post(f"/games/{game}/commands", json=choice["command"], headers=bearer(token))
         assert answer.status_code == 201, answer.text
@@ -42,8 +45,13 @@ async def test_a_whole_pergamon_game_between_three_people_is_played_by_choices_a
     game, _, tokens = await new_game(client, ("human",) * 3, kind="pergamon", options=SECRET)
     detail = (await client.get(f"/games/{game}")).json()
     assert detail["kind"] == "pergamon" and detail["options"] == {
-        "players": 3, "edition": "house-1", "first_seat": "random", "variant_player_order": False,
-        "variant_sorting": True, "vp_visibility": "secret"}
+        "players": 3,
+        "edition": "house-1",
+        "first_seat": "random",
+        "variant_player_order": False,
+        "variant_sorting": True,
+        "vp_visibility": "secret",
+    }
 
     played = await play_by_choices(client, game, tokens, random.Random(1))
 
@@ -95,22 +103,40 @@ async def test_pergamon_bodies_are_typed_by_the_games_kind(client):
     game, _, tokens = await new_game(client, kind="pergamon")
     options = {"kind": "pergamon", "options": {"start_material": "bsw"}, "seats": [{"type": "human"}] * 2}
     assert_problem(await client.post("/games", json=options), 400, "malformed_request")
-    assert_problem(await client.post("/games", json={"options": {"vp_visibility": "secret"},
-                                                     "seats": [{"type": "human"}] * 2}), 400, "malformed_request")
-    assert_problem(await client.post("/games", json={"kind": "chess", "seats": [{"type": "human"}] * 2}),
-                   400, "malformed_request")
+    assert_problem(
+        await client.post("/games", json={"options": {"vp_visibility": "secret"}, "seats": [{"type": "human"}] * 2}),
+        400,
+        "malformed_request",
+    )
+    assert_problem(
+        await client.post("/games", json={"kind": "chess", "seats": [{"type": "human"}] * 2}), 400, "malformed_request"
+    )
     seat = (await client.get(f"/games/{game}")).json()["awaiting"]["seat"]
-    assert_problem(await client.post(f"/games/{game}/commands", json={"type": "pass"}, headers=bearer(tokens[seat])),
-                   422, "wrong_kind")
-    assert_problem(await client.post(f"/games/{pantheon}/commands", json={"type": "excavate", "gallery": 1},
-                                     headers=bearer(pantheon_tokens[0])), 422, "wrong_kind")
-    assert_problem(await client.post(f"/games/{game}/commands", json={"type": "choose_funding_space", "space": "3"},
-                                     headers=bearer(tokens[seat])), 400, "malformed_request")
+    assert_problem(
+        await client.post(f"/games/{game}/commands", json={"type": "pass"}, headers=bearer(tokens[seat])),
+        422,
+        "wrong_kind",
+    )
+    assert_problem(
+        await client.post(
+            f"/games/{pantheon}/commands", json={"type": "excavate", "gallery": 1}, headers=bearer(pantheon_tokens[0])
+        ),
+        422,
+        "wrong_kind",
+    )
+    assert_problem(
+        await client.post(
+            f"/games/{game}/commands", json={"type": "choose_funding_space", "space": "3"}, headers=bearer(tokens[seat])
+        ),
+        400,
+        "malformed_request",
+    )
     blocks = (await client.get(f"/games/{game}/options/blocks", headers=bearer(tokens[seat]))).json()
     assert blocks["kind"] == "pergamon" and blocks["options"]["decision"] == "choose_funding_space"
     space = blocks["options"]["spaces"][0]["space"]
-    answer = await client.post(f"/games/{game}/commands", json={"type": "choose_funding_space", "space": space},
-                               headers=bearer(tokens[seat]))
+    answer = await client.post(
+        f"/games/{game}/commands", json={"type": "choose_funding_space", "space": space}, headers=bearer(tokens[seat])
+    )
     assert answer.status_code == 201, answer.text
 
 
@@ -123,8 +149,9 @@ async def test_an_exported_pergamon_game_imports_elsewhere_and_audits_clean(redi
     header, envelopes = read_export(exported.content.splitlines())
     redis = Redis.from_url(redis_url)
     try:
-        imported = await import_game(GameService(EventStore(redis, prefix=prefix + "-x", partitions=PARTITIONS)),
-                                     header, envelopes)
+        imported = await import_game(
+            GameService(EventStore(redis, prefix=prefix + "-x", partitions=PARTITIONS)), header, envelopes
+        )
     finally:
         await redis.aclose()
     async with api_client(redis_url, prefix + "-x") as elsewhere:
@@ -140,7 +167,9 @@ async def test_a_fork_of_an_ended_pergamon_game_copies_its_events_and_plays_on(c
     at = (await client.get(f"/games/{game}")).json()["version"]  # where a command's events end
     await play(client, referee, game, tokens, seed=5)
     events = (await client.get(f"/games/{game}/events")).json()["events"]
-    forked = await client.post(f"/games/{game}/fork", json={"at": at, "seats": [{"type": "human", "holder": "creator"}] * 2})
+    forked = await client.post(
+        f"/games/{game}/fork", json={"at": at, "seats": [{"type": "human", "holder": "creator"}] * 2}
+    )
     assert forked.status_code == 201, forked.text
     child, child_tokens = forked.json()["game"], [s["token"] for s in forked.json()["seats"]]
     copied = (await client.get(f"/games/{child}/events")).json()["events"]
@@ -158,8 +187,11 @@ async def test_a_running_pergamon_game_forks_redealt_from_the_forkers_knowledge_
     at = (await client.get(f"/games/{game}")).json()["version"]
     _, parent = await referee.state_at(game)
     assert sum(1 for seat in parent.seats if seat.vp) >= 2, "too few VP to tell a leak"
-    forked = await client.post(f"/games/{game}/fork", headers=bearer(tokens[0]),
-                               json={"at": at, "seats": [{"type": "human", "holder": "creator"}] * 3})
+    forked = await client.post(
+        f"/games/{game}/fork",
+        headers=bearer(tokens[0]),
+        json={"at": at, "seats": [{"type": "human", "holder": "creator"}] * 3},
+    )
     assert forked.status_code == 201, forked.text
     child, child_tokens = forked.json()["game"], [s["token"] for s in forked.json()["seats"]]
     version, dealt = await referee.state_at(child)
@@ -169,8 +201,11 @@ async def test_a_running_pergamon_game_forks_redealt_from_the_forkers_knowledge_
     for viewer, headers in ((0, bearer(child_tokens[0])), (1, bearer(child_tokens[1])), (None, {})):
         [forked_event] = (await client.get(f"/games/{child}/events", headers=headers)).json()["events"]
         assert forked_event["payload"]["type"] == "forked" and forked_event["payload"]["seat"] == 0
-        assert [s["vp"] for s in forked_event["payload"]["state"]["seats"]] == \
-            [parent.seats[0].vp if viewer == 0 else 0, 0, 0]  # only the forker sees the VP it knew
+        assert [s["vp"] for s in forked_event["payload"]["state"]["seats"]] == [
+            parent.seats[0].vp if viewer == 0 else 0,
+            0,
+            0,
+        ]  # only the forker sees the VP it knew
     detail = (await client.get(f"/games/{child}")).json()
     assert detail["lineage"]["redealt"] is True and detail["lineage"]["prefix_hash"] is None
 

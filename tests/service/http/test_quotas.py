@@ -26,7 +26,7 @@ def _lobby(client) -> int:
 
 def test_game_creation_is_limited_per_address_and_the_limit_is_shared_by_every_api_process(redis_url, prefix):
     limits = {"PANTHEON_LIMIT_CREATE": "3/minute"}
-    with live_api(redis_url, prefix, **limits) as a, live_api(redis_url, prefix, **limits) as b:
+    with live_api(redis_url, prefix, **limits) as a, live_api(redis_url, prefix, **limits) as b:  # noqa: SIM117 - a server, then its clients: two steps
         with httpx.Client(base_url=a) as first, httpx.Client(base_url=b) as second:
             assert [c.post("/games", json=HUMANS).status_code for c in (first, second, first)] == [201] * 3
             before = _lobby(first)
@@ -35,18 +35,30 @@ def test_game_creation_is_limited_per_address_and_the_limit_is_shared_by_every_a
             assert _lobby(first) == before
 
 
-def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit_and_others_cannot_forge_one(
-        redis_url, prefix):
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit_and_others_cannot_forge_one(redis_url, prefix):
     with live_api(redis_url, prefix, PANTHEON_LIMIT_CREATE="2/minute") as base, httpx.Client(base_url=base) as c:
-        forged = [c.post("/games", json=HUMANS, headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
-                  for i in range(3)]
+        forged = [
+            c.post("/games", json=HUMANS, headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(3)
+        ]
         assert forged == [201, 201, 429]  # not a trusted proxy: its X-Forwarded-For counts for nothing
-    with live_api(redis_url, prefix + "-p", PANTHEON_LIMIT_CREATE="2/minute",
-                  PANTHEON_TRUSTED_PROXIES="127.0.0.1") as base, httpx.Client(base_url=base) as c:
+    with (
+        live_api(
+            redis_url, prefix + "-p", PANTHEON_LIMIT_CREATE="2/minute", PANTHEON_TRUSTED_PROXIES="127.0.0.1"
+        ) as base,
+        httpx.Client(base_url=base) as c,
+    ):
+
         def create(client_address: str) -> int:
-            return c.post("/games", json=HUMANS, headers={"X-Forwarded-For": f"{client_address}, 127.0.0.1"}).status_code
-        assert [create("192.0.2.1"), create("192.0.2.1"), create("192.0.2.2"), create("192.0.2.1")] == \
-            [201, 201, 201, 429]
+            return c.post(
+                "/games", json=HUMANS, headers={"X-Forwarded-For": f"{client_address}, 127.0.0.1"}
+            ).status_code
+
+        assert [create("192.0.2.1"), create("192.0.2.1"), create("192.0.2.2"), create("192.0.2.1")] == [
+            201,
+            201,
+            201,
+            429,
+        ]
 
 
 def test_commands_are_limited_per_seat_and_a_refused_one_changes_nothing(redis_url, prefix):
@@ -60,8 +72,10 @@ def test_commands_are_limited_per_seat_and_a_refused_one_changes_nothing(redis_u
         _assert_429(answers[3], "rate_limited")
         assert len(c.get(f"/games/{game}/rejected").json()) == 3
         awaited = 1 - other  # the other seat has its own allowance
-        assert c.post(url, json={"type": "pass"},
-                      headers={"Authorization": f"Bearer {tokens[awaited]}"}).status_code != 429
+        assert (
+            c.post(url, json={"type": "pass"}, headers={"Authorization": f"Bearer {tokens[awaited]}"}).status_code
+            != 429
+        )
 
 
 def test_running_games_with_ai_seats_are_limited_per_address(redis_url, prefix):
@@ -73,8 +87,11 @@ def test_running_games_with_ai_seats_are_limited_per_address(redis_url, prefix):
         assert _lobby(c) == before
         humans = c.post("/games", json=HUMANS).json()
         assert humans["game"]
-        handed = c.post(f"/games/{humans['game']}/seats/1/ai", json={"level": "random"},
-                        headers={"Authorization": f"Bearer {humans['admin_token']}"})
+        handed = c.post(
+            f"/games/{humans['game']}/seats/1/ai",
+            json={"level": "random"},
+            headers={"Authorization": f"Bearer {humans['admin_token']}"},
+        )
         _assert_429(handed, "quota_exceeded")
         assert c.get(f"/games/{humans['game']}").json()["seats"][1]["type"] == "human"
 
@@ -83,7 +100,7 @@ def test_open_event_streams_are_limited_per_address_and_a_closed_one_frees_its_p
     with live_api(redis_url, prefix, PANTHEON_LIMIT_STREAMS="2") as base, httpx.Client(base_url=base, timeout=5) as c:
         game = c.post("/games", json=HUMANS).json()["game"]
         url = f"{base}/games/{game}/stream"
-        with httpx.Client(timeout=5) as one, httpx.Client(timeout=5) as two:
+        with httpx.Client(timeout=5) as one, httpx.Client(timeout=5) as two:  # noqa: SIM117 - a server, then its clients: two steps
             with one.stream("GET", url) as first, two.stream("GET", url) as second:
                 assert first.status_code == second.status_code == 200
                 reading = [first.iter_lines(), second.iter_lines()]  # kept: a dropped iterator closes its stream
@@ -98,6 +115,31 @@ def test_open_event_streams_are_limited_per_address_and_a_closed_one_frees_its_p
 
 
 @pytest.mark.parametrize("setting", ["PANTHEON_LIMIT_CREATE", "PANTHEON_LIMIT_COMMANDS"])
-def test_the_limits_are_documented_in_the_readme(setting):
+def test_the_limits_are_documented_in_the_security_page(setting):
     from pathlib import Path
-    assert setting in (Path(__file__).resolve().parents[3] / "README.md").read_text()
+
+    assert setting in (Path(__file__).resolve().parents[3] / "docs" / "security.md").read_text()
+
+
+GARBAGE = [b"[" * 485 + b"]" * 485, b"{not json", b"\xff\xfe", b'{"seats": "two"}', b""]
+
+
+def test_over_a_rate_limit_a_request_is_429_before_its_body_is_read_whatever_the_body(redis_url, prefix):
+    env = {"PANTHEON_LIMIT_CREATE": "2/minute", "PANTHEON_LIMIT_COMMANDS": "2/minute"}
+    with live_api(redis_url, prefix, **env) as base, httpx.Client(base_url=base) as c:
+        key = {"Idempotency-Key": "a-retried-create-0123456789"}
+        created = [c.post("/games", json=HUMANS, headers=key).json(), c.post("/games", json=HUMANS).json()]
+        before = _lobby(c)
+        for body in GARBAGE:
+            _assert_429(c.post("/games", content=body, headers={"Content-Type": "application/json"}), "rate_limited")
+        retried = c.post("/games", json=HUMANS, headers=key)  # a retry still gets its answer (it is not a new game)
+        assert retried.status_code == 201 and retried.json() == created[0]
+        game, token = created[0]["game"], created[0]["seats"][0]["token"]
+        url, headers = (
+            f"/games/{game}/commands",
+            {"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
+        assert [c.post(url, content=b"{not json", headers=headers).status_code for _ in range(2)] == [400, 400]
+        for body in GARBAGE:
+            _assert_429(c.post(url, content=body, headers=headers), "rate_limited")
+        assert _lobby(c) == before and c.get(f"/games/{game}").json()["version"] == created[0]["version"]

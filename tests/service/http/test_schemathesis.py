@@ -19,10 +19,12 @@ from schemathesis.python import asgi
 from service.http.app import create_app
 from service.store.connection import connect_sync
 
-from ..api_helpers import PARTITIONS, RELAXED
+from ..api_helpers import RELAXED, app_settings
 from ..live import live_api
 
-STREAM_TIMEOUT = 1.0  # seconds: an open game's event stream never ends by itself (a refusal comes at once; 1 s for a loaded machine)
+STREAM_TIMEOUT = (
+    1.0  # seconds: an open game's event stream never ends by itself (a refusal comes at once; 1 s for a loaded machine)
+)
 # 30 examples per operation and phase: well over a thousand requests in all. Every check is on;
 # a schema-valid command may still break the rules, so submit_command may also answer 422 (and a
 # fork inside a command's events or of a running game without its token, or an export of a
@@ -66,8 +68,9 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409"]
 # The schema as an app serves it (building the document needs no Redis); the requests go to an
 # app on the test's Redis, passed to each call. (schemathesis' lazy `from_fixture` loader does not
 # work with pytest 9.2: it sets `request.node._nodeid`, which pytest no longer has.)
-schema = schemathesis.openapi.from_asgi("/schema/openapi.json", create_app("redis://127.0.0.1:1/0", "unused"),
-                                        config=CONFIG)
+schema = schemathesis.openapi.from_asgi(
+    "/schema/openapi.json", create_app(app_settings("redis://127.0.0.1:1/0", "unused")), config=CONFIG
+)
 # The same document, for requests to a real API process over HTTP (its address is known only once
 # the `live` fixture has started it).
 live_schema = schemathesis.openapi.from_dict(copy.deepcopy(schema.raw_schema), config=CONFIG)
@@ -116,7 +119,7 @@ def _remove_keys(redis_url: str, prefix: str) -> None:
 def app(redis_url):
     """The app under test on the test Redis, with one real game; its keys are removed afterwards."""
     prefix = f"test-{uuid.uuid4().hex[:10]}"
-    app = create_app(redis_url, prefix, PARTITIONS, quotas=RELAXED)  # generated requests come fast, from one address
+    app = create_app(app_settings(redis_url, prefix, quotas=RELAXED))  # generated requests come fast, from one address
     with asgi.get_client(app) as client:
         game = client.post("/games", json={"seats": [{"type": "human"}, {"type": "human"}]}).json()["game"]
         REAL.update(game=game, tokens=[client.post(f"/games/{game}/seats/{s}/claim").json()["token"] for s in (0, 1)])
@@ -133,8 +136,9 @@ def live(redis_url):
     try:
         with live_api(redis_url, prefix) as base, httpx.Client(base_url=base, timeout=10) as client:
             game = client.post("/games", json={"seats": [{"type": "human"}, {"type": "human"}]}).json()["game"]
-            LIVE_REAL.update(game=game, tokens=[client.post(f"/games/{game}/seats/{s}/claim").json()["token"]
-                                                for s in (0, 1)])
+            LIVE_REAL.update(
+                game=game, tokens=[client.post(f"/games/{game}/seats/{s}/claim").json()["token"] for s in (0, 1)]
+            )
             yield base
     finally:
         LIVE_REAL.clear()
@@ -162,5 +166,8 @@ def test_sequences_that_follow_the_documents_links_conform_too(app):
         def get_call_kwargs(self, case):
             return {"app": app, "timeout": STREAM_TIMEOUT if case.path.endswith("/stream") else 10}
 
-    Workflow.run(settings=hypothesis.settings(max_examples=25, stateful_step_count=5, deadline=None,
-                                              suppress_health_check=list(hypothesis.HealthCheck)))
+    Workflow.run(
+        settings=hypothesis.settings(
+            max_examples=25, stateful_step_count=5, deadline=None, suppress_health_check=list(hypothesis.HealthCheck)
+        )
+    )

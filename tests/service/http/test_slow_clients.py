@@ -8,6 +8,7 @@ Every test runs its own API with short limits (about a second) and bounds each w
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import selectors
@@ -15,11 +16,14 @@ import socket
 import time
 
 import httpx
+import pytest
 
 from service.config import Settings
 from service.http.server import SPARE_FILES, guarded_protocol
 
 from ..live import live_api, live_api_process
+
+pytestmark = pytest.mark.alone
 
 HOST = "127.0.0.1"
 REQUEST = b"GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -78,8 +82,9 @@ def _read_response(sock: socket.socket) -> tuple[int, bytes]:
         assert chunk, f"the server closed the connection mid-response: {data!r}"
         data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
-    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
-                  if line.lower().startswith(b"content-length:"))
+    length = next(
+        int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")
+    )
     while len(body) < length:
         body += sock.recv(65536)
     return _status(head), head
@@ -140,8 +145,10 @@ def test_a_client_trickling_its_head_is_cut_off_by_the_total_deadline_not_a_per_
 
 
 def test_a_client_trickling_its_body_is_cut_off_by_the_same_deadline(redis_url, prefix):
-    head = (b"POST /games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 2000\r\n\r\n{\"seats\": ")
+    head = (
+        b"POST /games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 2000\r\n\r\n{"seats": '
+    )
     with live_api(redis_url, prefix, PANTHEON_HEADER_TIMEOUT_S="1") as base:
         start = time.monotonic()
         with _connect(base, head) as sock:
@@ -188,10 +195,8 @@ def test_a_head_over_the_limit_is_a_431_at_once_whether_sent_whole_or_in_pieces(
         for size, status in ((8192, 200), (8193, 431), (12 * 1024, 431), (200 * 1024, 431)):
             start = time.monotonic()
             with _connect(base) as sock:
-                try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # refused before all of it was sent
                     sock.sendall(_header_of(size))
-                except (BrokenPipeError, ConnectionResetError):  # refused before all of it was sent
-                    pass
                 closed, got = _closing_times([sock], start, within=2)
             assert closed[0] is not None, f"a head of {size} bytes: no answer and the connection held for 2 s"
             assert _status(got[0]) == status, (size, got[0][:200])
@@ -202,7 +207,7 @@ def test_a_head_over_the_limit_is_a_431_at_once_whether_sent_whole_or_in_pieces(
             sock.settimeout(0.02)
             for i in range(0, len(request), 512):
                 try:
-                    sock.sendall(request[i:i + 512])
+                    sock.sendall(request[i : i + 512])
                     pieces += 1
                     answer += sock.recv(65536)
                 except TimeoutError:
@@ -226,17 +231,16 @@ def test_the_default_header_limit_is_16_kib(redis_url, prefix):
 
 
 def test_an_idle_keep_alive_connection_is_closed_after_the_keep_alive_timeout(redis_url, prefix):
-    with live_api(redis_url, prefix, PANTHEON_KEEP_ALIVE_S="1") as base:
-        with _connect(base, REQUEST) as sock:
-            assert _read_response(sock)[0] == 200
-            start = time.monotonic()
-            closed, got = _closing_times([sock], start, within=3)
+    with live_api(redis_url, prefix, PANTHEON_KEEP_ALIVE_S="1") as base, _connect(base, REQUEST) as sock:
+        assert _read_response(sock)[0] == 200
+        start = time.monotonic()
+        closed, got = _closing_times([sock], start, within=3)
     assert closed[0] is not None, "an idle keep-alive connection was still open 3 s after its response"
     assert 0.7 <= closed[0] <= 2.5 and got == [b""], (closed, got)
 
 
 def test_a_keep_alive_connection_may_idle_but_its_next_head_has_the_header_deadline(redis_url, prefix):
-    with live_api(redis_url, prefix, PANTHEON_KEEP_ALIVE_S="30", PANTHEON_HEADER_TIMEOUT_S="1") as base:
+    with live_api(redis_url, prefix, PANTHEON_KEEP_ALIVE_S="30", PANTHEON_HEADER_TIMEOUT_S="1") as base:  # noqa: SIM117 - a server, then its clients: two steps
         with _connect(base, REQUEST) as sock:
             assert _read_response(sock)[0] == 200
             time.sleep(1.5)  # idle longer than the header timeout: keep-alive still holds
@@ -251,8 +255,10 @@ def test_a_keep_alive_connection_may_idle_but_its_next_head_has_the_header_deadl
 
 def test_connections_beyond_the_cap_are_answered_503_and_closed_at_once(redis_url, prefix):
     cap = 50
-    with live_api_process(redis_url, prefix, PANTHEON_MAX_CONNECTIONS=str(cap),
-                          PANTHEON_HEADER_TIMEOUT_S="5") as (base, process):
+    with live_api_process(redis_url, prefix, PANTHEON_MAX_CONNECTIONS=str(cap), PANTHEON_HEADER_TIMEOUT_S="5") as (
+        base,
+        process,
+    ):
         baseline = _open_files(process.pid)
         held = [_connect(base) for _ in range(cap)]
         try:

@@ -25,8 +25,9 @@ async def _play(client, referee, game, tokens, rnd, commands: int) -> int:
     """Play `commands` random commands; the game's version after them."""
     for _ in range(commands):
         seat, command, version = await next_command(client, referee, game, rnd)
-        answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]),
-                                   params={"expected_version": version})
+        answer = await client.post(
+            f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]), params={"expected_version": version}
+        )
         assert answer.status_code == 201, answer.text
     return (await client.get(f"/games/{game}")).json()["version"]
 
@@ -39,10 +40,11 @@ async def _ready(client, within: float) -> None:
 
 
 async def test_open_streams_outlive_a_redis_restart_and_receive_the_events_appended_after_it():
-    with private_server() as server, \
-            live_api_process(server.url, PREFIX, PANTHEON_REDIS_TIMEOUT_S="1") as (base, _):
-        async with httpx.AsyncClient(base_url=base, timeout=10) as client, \
-                referee_service(server.url, PREFIX) as referee:
+    with private_server() as server, live_api_process(server.url, PREFIX, PANTHEON_REDIS_TIMEOUT_S="1") as (base, _):
+        async with (
+            httpx.AsyncClient(base_url=base, timeout=10) as client,
+            referee_service(server.url, PREFIX) as referee,
+        ):
             created = (await client.post("/games", json=HUMANS)).json()
             game, tokens = created["game"], {s["seat"]: s["token"] for s in created["seats"]}
             rnd = random.Random(7)
@@ -60,8 +62,9 @@ async def test_open_streams_outlive_a_redis_restart_and_receive_the_events_appen
                 async with referee_service(server.url, PREFIX) as fresh:
                     after = await _play(client, fresh, game, tokens, rnd, 3)
 
-                assert crowd.wait(lambda c: all(s.last_id == after for s in c), within=10), \
-                    sorted({s.last_id for s in crowd.spectators})
+                assert crowd.wait(lambda c: all(s.last_id == after for s in c), within=10), sorted(
+                    {s.last_id for s in crowd.spectators}
+                )
                 assert not any(s.ended for s in crowd.spectators), "a stream was dropped, not kept"
             finally:
                 crowd.close()

@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from service.read.models import GROUP, PROJECTIONS, rm_key, stored_versions
 from service.store.streams import EventStore
 from service.write import GameService
@@ -29,6 +31,8 @@ from ..projector_helpers import (
     wait_reading,
 )
 
+pytestmark = pytest.mark.alone
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -48,7 +52,8 @@ async def kill_mid_batch(store: EventStore, start_projector, attempts: int = 5, 
 
 
 async def test_a_projector_killed_mid_batch_and_restarted_ends_with_the_read_models_of_a_fresh_rebuild(
-        store, start_projector):
+    store, start_projector
+):
     service = GameService(store)
     games = await new_games(service, 6)
     await play(service, games, 25, random.Random(21))  # a backlog of feed entries
@@ -62,7 +67,8 @@ async def test_a_projector_killed_mid_batch_and_restarted_ends_with_the_read_mod
 
 
 async def test_a_peer_projects_the_entries_of_a_projector_killed_before_acking_them_within_two_seconds(
-        store, start_projector):
+    store, start_projector
+):
     """Two projectors with the default settings; one is killed (SIGKILL) holding a feed entry it
     read and never acknowledged, the only entry of a quiet game: nothing but a claim by the
     survivor brings that game's read models to its head, and that must happen within 2 s of the
@@ -80,7 +86,7 @@ async def test_a_peer_projects_the_entries_of_a_projector_killed_before_acking_t
     stalled = await held_games(store, "victim")
     assert stalled
     for game in stalled:  # stale: the victim's write and ack never happened, and nothing moves any more
-        assert await stored_versions(store.redis, store, game, PROJECTIONS["pantheon"]) < (await store.head(game))[0]
+        assert await stored_versions(store, game, PROJECTIONS["pantheon"]) < (await store.head(game))[0]
     deadline = crashed + 20.0
     while not await caught_up(store, games):
         assert time.monotonic() < deadline, "the stalled games were never projected"
@@ -92,7 +98,8 @@ async def test_a_peer_projects_the_entries_of_a_projector_killed_before_acking_t
 
 
 async def test_a_dead_consumer_leaves_the_group_once_a_peer_claimed_its_entries_and_live_idle_ones_stay(
-        store, start_projector):
+    store, start_projector
+):
     """Dead consumers are removed from the group, but only once they hold nothing: the live
     projectors claim entries idle for 4 s and remove consumers dead for 1 s that hold none. A
     victim killed holding entries stays on their partition until they are claimed (removing it
@@ -156,8 +163,14 @@ async def test_the_rebuild_command_shows_progress_and_ends_with_a_json_line_of_t
     games = await new_games(service, 3)
     await play(service, games, 10, random.Random(24))
     heads = [(await store.head(g))[0] for g in games]
-    done = subprocess.run([sys.executable, "-m", "service.cli", "projections", "rebuild"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "projections", "rebuild"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert done.returncode == 0, done.stderr
     totals = json.loads(done.stdout.strip().splitlines()[-1])
     assert (totals["games"], totals["events"]) == (3, sum(heads)) and totals["events_per_s"] > 0

@@ -28,7 +28,8 @@ def test_the_default_feed_partitions_spread_over_three_masters():
 
 
 async def test_on_a_live_cluster_every_key_of_a_game_is_in_one_slot_and_the_feeds_reach_every_master(
-        redis_url, prefix, service):
+    redis_url, prefix, service
+):
     if not isinstance(service.store.redis, RedisCluster):
         pytest.skip("needs a Redis Cluster (scripts/test's cluster pass runs it)")
     redis: RedisCluster = service.store.redis
@@ -41,6 +42,5 @@ async def test_on_a_live_cluster_every_key_of_a_game_is_in_one_slot_and_the_feed
     masters = {node.name for node in redis.get_primaries()}
     assert len(masters) == 3
     deployment = EventStore(redis, prefix="pantheon", partitions=16)
-    owners = {redis.nodes_manager.get_node_from_slot(key_slot(feed.encode())).name
-              for feed in deployment.feed_keys()}
+    owners = {redis.nodes_manager.get_node_from_slot(key_slot(feed.encode())).name for feed in deployment.feed_keys()}
     assert owners == masters

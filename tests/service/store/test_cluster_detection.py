@@ -20,6 +20,7 @@ from service.store import connection
 
 from ..conftest import ROOT
 from ..live import RELAXED_ENV, free_port
+from ..private_redis import CLUSTER_SCRIPT
 
 
 def _port(node: str) -> int:
@@ -36,11 +37,7 @@ def _down(port: int) -> None:
 
 def _up(where, port: int) -> None:
     """Start the node again as scripts/redis-cluster made it (its nodes.conf keeps it in the cluster)."""
-    home = where / str(port)
-    subprocess.run(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(home), "--save", "",
-                    "--appendonly", "no", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                    "--cluster-node-timeout", "2000", "--daemonize", "yes", "--pidfile", str(home / "redis.pid"),
-                    "--logfile", str(home / "redis.log")], check=True)
+    subprocess.run([CLUSTER_SCRIPT, "restart", str(where), str(port)], check=True)
 
 
 @pytest.fixture
@@ -51,7 +48,8 @@ def forgetting():
 
 
 async def test_a_role_started_while_its_cluster_node_is_down_keeps_asking_and_gets_a_cluster_client(
-        own_cluster, monkeypatch, forgetting):
+    own_cluster, monkeypatch, forgetting
+):
     node, where = own_cluster
     monkeypatch.setattr(connection, "DETECT_S", 30.0, raising=False)
     _down(_port(node))
@@ -65,7 +63,8 @@ async def test_a_role_started_while_its_cluster_node_is_down_keeps_asking_and_ge
 
 
 async def test_a_node_that_never_answers_stops_the_role_instead_of_being_taken_for_a_single_redis(
-        monkeypatch, forgetting):
+    monkeypatch, forgetting
+):
     monkeypatch.setattr(connection, "DETECT_S", 0.5, raising=False)
     started = time.monotonic()
     with pytest.raises(RedisConnectionError, match="whether it is a Redis Cluster"):
@@ -77,10 +76,22 @@ def test_an_api_started_while_its_cluster_node_is_down_is_not_ready_then_stops_o
     node, where = own_cluster
     _down(_port(node))
     port = free_port()
-    env = dict(os.environ, REDIS_URL=node, PANTHEON_PORT=str(port), PANTHEON_PREFIX="detect",
-               PANTHEON_FEED_PARTITIONS="4", **RELAXED_ENV)
-    api = subprocess.Popen([sys.executable, "-m", "service.cli", "api"], cwd=ROOT, env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env = dict(
+        os.environ,
+        REDIS_URL=node,
+        PANTHEON_PORT=str(port),
+        PANTHEON_PREFIX="detect",
+        PANTHEON_FEED_PARTITIONS="4",
+        **RELAXED_ENV,
+    )
+    api = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "api"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         base, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 30
         while True:

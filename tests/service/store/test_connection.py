@@ -10,6 +10,7 @@ import pytest
 from redis.asyncio import RedisCluster
 from redis.exceptions import ConnectionError, MaxConnectionsError
 
+from service.http.problems import status_of
 from service.store.connection import connect
 from service.write.errors import store_failure
 
@@ -34,7 +35,7 @@ async def test_a_full_pool_makes_a_command_wait_for_a_connection_and_then_fail_a
             await client.connection_pool.release(held)
         await client.aclose()
     failure = store_failure(waited.value, writing=True)  # even on the write path: it was never sent
-    assert (failure.status, failure.code, failure.extra) == (503, "store_unavailable", {"retry_after": 1})
+    assert (status_of(failure), failure.code, failure.extra) == (503, "store_unavailable", {"retry_after": 1})
 
 
 async def test_on_a_cluster_commands_beyond_the_bound_wait_for_a_turn_and_then_fail_as_not_sent(redis_url):
@@ -50,7 +51,9 @@ async def test_on_a_cluster_commands_beyond_the_bound_wait_for_a_turn_and_then_f
         with pytest.raises(ConnectionError) as waited:
             await client.get("{k}")
         assert 0.25 <= time.monotonic() - started < 1.0
-        asyncio.get_running_loop().call_later(0.1, lambda: asyncio.ensure_future(held.pop().__aexit__(None, None, None)))
+        asyncio.get_running_loop().call_later(
+            0.1, lambda: asyncio.ensure_future(held.pop().__aexit__(None, None, None))
+        )
         async with client.pipeline(transaction=False) as pipe:  # pipelines wait for a turn too
             pipe.get("{k}")
             assert await pipe.execute() == [None]
@@ -59,9 +62,9 @@ async def test_on_a_cluster_commands_beyond_the_bound_wait_for_a_turn_and_then_f
             await turn.__aexit__(None, None, None)
         await client.aclose()
     failure = store_failure(waited.value, writing=True)
-    assert (failure.status, failure.code) == (503, "store_unavailable")
+    assert (status_of(failure), failure.code) == (503, "store_unavailable")
 
 
 def test_a_cluster_nodes_full_pool_is_an_error_of_nothing_sent():
     failure = store_failure(MaxConnectionsError(), writing=True)  # redis-py's cluster pools do not wait
-    assert (failure.status, failure.code) == (503, "store_unavailable")
+    assert (status_of(failure), failure.code) == (503, "store_unavailable")

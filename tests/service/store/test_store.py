@@ -7,7 +7,8 @@ import msgspec
 import pytest
 from redis.crc import key_slot
 
-from service.store.codec import GENESIS_HASH, Envelope, canonical_bytes, seal
+from domain.kernel import SeatReissued
+from service.store.codec import GENESIS_HASH, Envelope, canonical_bytes, seal, wrap_platform
 from service.store.connection import connect
 from service.store.streams import EventStore, VersionConflict
 
@@ -25,9 +26,17 @@ def envelopes(game, after, count, prev=None):
         prev = envelopes(game, 0, after, GENESIS_HASH)[-1].hash if after else GENESIS_HASH
     out = []
     for version in range(after + 1, after + count + 1):
-        e = seal(Envelope(game=game, version=version, type="thing", schema=1,
-                          payload=msgspec.Raw(msgspec.msgpack.encode({"n": version})), recorded_at=1,
-                          prev_hash=prev))
+        e = seal(
+            Envelope(
+                game=game,
+                version=version,
+                type="thing",
+                schema=1,
+                payload=msgspec.Raw(msgspec.msgpack.encode({"n": version})),
+                recorded_at=1,
+                prev_hash=prev,
+            )
+        )
         out.append(e)
         prev = e.hash
     return out
@@ -97,7 +106,10 @@ async def test_an_idempotency_key_is_remembered_for_its_ttl_only(store):
     short = EventStore(store.redis, prefix=store.prefix, partitions=store.partitions, idempotency_ttl_s=30)
     await short.append("ttl", 0, envelopes("ttl", 0, 1), idempotency_key="k", outcome=b"first")
     assert 0 < await store.redis.ttl(store.keys("ttl").idempotency_key("k")) <= 30
-    assert await short.prior_outcome("ttl", "k") == b"first" and await short.prior_outcome("ttl", "other") is None
+    assert (
+        await short.records.prior_outcome("ttl", "k") == b"first"
+        and await short.records.prior_outcome("ttl", "other") is None
+    )
     await store.redis.delete(store.keys("ttl").idempotency_key("k"))  # as when it expires
     assert (await short.append("ttl", 1, envelopes("ttl", 1, 1), idempotency_key="k", outcome=b"again")).version == 2
 
@@ -119,7 +131,32 @@ async def test_each_append_is_recorded_in_the_games_feed_partition(store):
 
 async def test_meta_fields_are_set_in_the_same_atomic_step_as_the_first_events(store):
     await store.append("made", 0, envelopes("made", 0, 2), meta={"kind": "toy", "seats": b"[]"})
-    assert (await store.meta("made"))["kind"] == b"toy"
+    assert (await store.records.meta("made"))["kind"] == b"toy"
     with pytest.raises(VersionConflict):
         await store.append("made", 0, envelopes("made", 0, 1), meta={"kind": "other"})
-    assert (await store.meta("made"))["kind"] == b"toy"
+    assert (await store.records.meta("made"))["kind"] == b"toy"
+
+
+async def test_a_reissue_replaces_the_token_and_appends_its_event_at_once_or_not_at_all(store):
+    first = envelopes("seats", 0, 2)
+    await store.append("seats", 0, first, meta={"seat:1": "old", "token:old": 1})
+    stale = wrap_platform("seats", 1, first[0].hash, SeatReissued(seat=1), recorded_at=2)  # decided at version 1
+    meta, feed = await store.records.meta("seats"), await store.redis.xlen(store.keys("seats").feed)
+
+    assert await store.records.reissue_seat("seats", 1, "code", stale) == "conflict"
+    assert await store.records.meta("seats") == meta and await store.redis.xlen(store.keys("seats").feed) == feed
+    assert await store.records.reissue_seat("seats", 0, "code", stale) == "unclaimed"
+    fresh = wrap_platform("seats", 2, first[-1].hash, SeatReissued(seat=1), recorded_at=2)
+    assert await store.records.reissue_seat("seats", 1, "code", fresh) == "ok"
+
+    after = await store.records.meta("seats")
+    assert "seat:1" not in after and "token:old" not in after and after["invite:1"] == b"code"
+    assert (await store.read("seats"))[-1] == fresh and await store.head("seats") == (3, fresh.hash)
+    assert await store.redis.xlen(store.keys("seats").feed) == feed + 1
+    assert (
+        await store.records.reissue_seat(
+            "seats", 1, "again", wrap_platform("seats", 3, fresh.hash, SeatReissued(seat=1), recorded_at=3)
+        )
+        == "ok"
+    )  # a reserved seat too
+    assert await store.records.reissue_seat("gone", 1, "code", fresh) == "gone"

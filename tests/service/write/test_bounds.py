@@ -3,6 +3,7 @@ entry size, and an ended game leaves the default lobby listing."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import msgspec
@@ -17,16 +18,16 @@ async def test_the_refused_command_log_keeps_the_newest_entries_each_of_bounded_
     _, state = await service.state_at(game)
     other = 1 - state.agenda[0].seat
     for i in range(30):
-        try:
+        with contextlib.suppress(ServiceError):
             await service.submit(game, other, {"type": "draw_card", "seat": other, "slot": i % 4})
-        except ServiceError:
-            pass
-    huge = {"type": "move", "seat": other, "cards": 1,
-            "placements": [{"piece": "foot", "hex": [0, 0], "jump": False}] * 800}
-    try:
+    huge = {
+        "type": "move",
+        "seat": other,
+        "cards": 1,
+        "placements": [{"piece": "foot", "hex": [0, 0], "jump": False}] * 800,
+    }
+    with contextlib.suppress(ServiceError):
         await service.submit(game, other, huge)
-    except ServiceError:
-        pass
 
     entries = await service.rejected(game)
     assert len(entries) == 20

@@ -7,6 +7,7 @@ import msgspec
 import pytest
 
 from domain.pantheon.random_play import random_command
+from service.http.problems import status_of
 from service.write import SeatSpec, ServiceError
 
 
@@ -28,7 +29,7 @@ async def test_fifty_concurrent_commands_at_one_expected_version_apply_once(serv
             await service.submit(created.game, seat, raw, expected_version=version)
             return "applied"
         except ServiceError as error:
-            assert error.status == 409 and error.extra["current_version"] > version
+            assert status_of(error) == 409 and error.extra["current_version"] > version
             return "conflict"
 
     results = await asyncio.gather(*(attempt() for _ in range(50)))
@@ -41,7 +42,7 @@ async def test_a_rejected_command_appends_nothing_and_names_the_rule(service):
     other = 1 - state.agenda[0].seat
     with pytest.raises(ServiceError) as refused:
         await service.submit(created.game, other, {"type": "pass", "seat": other})
-    assert refused.value.status == 422 and refused.value.code == "not_your_turn"
+    assert status_of(refused.value) == 422 and refused.value.code == "not_your_turn"
     assert (await service.state_at(created.game))[0] == version
 
 
@@ -58,7 +59,7 @@ async def test_a_seat_can_be_claimed_once_and_ai_seats_not_at_all(service):
 async def test_an_ai_level_no_bot_has_is_refused_and_changes_nothing(service):
     with pytest.raises(ServiceError) as refused:
         await service.create("pantheon", {}, [SeatSpec(), SeatSpec(type="ai", level="genius")])
-    assert refused.value.status == 422 and refused.value.code == "unknown_level"
+    assert status_of(refused.value) == 422 and refused.value.code == "unknown_level"
     assert "greedy, random, strong" in refused.value.message
     assert await service.lobby(10) == []
     created, _ = await new_game(service)

@@ -47,7 +47,8 @@ async def test_a_command_is_not_decided_on_a_cached_state_that_holds_a_lost_even
         raise AssertionError("no game came back to the cached version")
     _, state = await log_state(store, game)
     seat = state.agenda[0].seat
-    await service.submit(game, seat, msgspec.to_builtins(random_command(state, seat, random.Random(7))),
-                         expected_version=cached)  # the client saw the version, not the lost event
+    await service.submit(
+        game, seat, msgspec.to_builtins(random_command(state, seat, random.Random(7))), expected_version=cached
+    )  # the client saw the version, not the lost event
     await assert_chained(store, game)
     assert await service.state_at(game) == await log_state(store, game)

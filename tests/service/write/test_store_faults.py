@@ -13,6 +13,7 @@ from domain.pantheon.random_play import random_command
 from service.audit.archive import load_export
 from service.audit.checks import audit
 from service.http.app import create_app
+from service.http.problems import status_of
 from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec, ServiceError
@@ -20,6 +21,7 @@ from service.write import GameService, SeatSpec, ServiceError
 from ..api_helpers import (
     PARTITIONS,
     RELAXED,
+    app_settings,
     assert_problem,
     bearer,
     next_command,
@@ -42,8 +44,9 @@ async def _play(client, referee, game, tokens, rnd, commands: int) -> None:
         if step is None:
             return
         seat, command, version = step
-        answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]),
-                                   params={"expected_version": version})
+        answer = await client.post(
+            f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]), params={"expected_version": version}
+        )
         assert answer.status_code == 201, answer.text
 
 
@@ -56,12 +59,12 @@ async def _audits_clean_at_the_end(client, referee, game, tokens, rnd) -> None:
 
 async def test_a_store_out_of_memory_is_a_503_that_changes_nothing_and_the_game_goes_on_correctly():
     with private_server() as server:
-        app = create_app(server.url, "oom", PARTITIONS, quotas=RELAXED)
+        app = create_app(app_settings(server.url, "oom", quotas=RELAXED))
         async with serve(app) as client, referee_service(server.url, "oom") as referee:
             game, tokens = await _game(client)
             rnd = random.Random(1)
             await _play(client, referee, game, tokens, rnd, 30)
-            for trial in range(8):  # a command refused by a full store, then the game goes on
+            for _trial in range(8):  # a command refused by a full store, then the game goes on
                 seat, command, version = await next_command(client, referee, game, rnd)
                 server.admin().config_set("maxmemory", 1)
                 try:
@@ -90,7 +93,7 @@ async def test_a_store_too_slow_to_confirm_an_append_is_a_503_outcome_unknown_an
         server.admin().execute_command("CLIENT", "PAUSE", 1500, "WRITE")  # reads go on, the append waits
         with pytest.raises(ServiceError) as unknown:
             await service.submit(game, seat, command, idempotency_key="slow-move-1")
-        assert (unknown.value.status, unknown.value.code) == (503, "outcome_unknown")
+        assert (status_of(unknown.value), unknown.value.code) == (503, "outcome_unknown")
         await asyncio.sleep(1.6)  # the pause ends (Redis drops a timed-out client's waiting command)
         retried = await service.submit(game, seat, command, idempotency_key="slow-move-1")
         assert retried.first == version + 1  # applied now, or found applied: either way exactly once
@@ -105,16 +108,19 @@ async def test_a_store_too_slow_to_confirm_an_append_is_a_503_outcome_unknown_an
 
 async def test_while_redis_is_gone_every_route_answers_503_and_the_api_recovers_by_itself_when_it_is_back():
     with private_server() as server:
-        app = create_app(server.url, "gone", PARTITIONS, quotas=RELAXED, redis_timeout_s=0.5)
+        app = create_app(app_settings(server.url, "gone", quotas=RELAXED, redis_timeout_s=0.5))
         async with serve(app) as client, referee_service(server.url, "gone") as referee:
             game, tokens = await _game(client)
             rnd = random.Random(3)
             await _play(client, referee, game, tokens, rnd, 10)
             seat, command, version = await next_command(client, referee, game, rnd)
             server.kill()
-            for answer in (await client.get(f"/games/{game}"), await client.get(f"/games/{game}/view"),
-                           await client.get("/games"),
-                           await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]))):
+            for answer in (
+                await client.get(f"/games/{game}"),
+                await client.get(f"/games/{game}/view"),
+                await client.get("/games"),
+                await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat])),
+            ):
                 assert answer.status_code == 503, answer.text
                 assert answer.json()["code"] in ("store_unavailable", "outcome_unknown")
             assert_problem(await client.get("/health/ready"), 503, "not_ready")
@@ -130,7 +136,7 @@ async def test_while_redis_is_gone_every_route_answers_503_and_the_api_recovers_
 
 async def test_a_stale_cache_in_one_api_process_never_refuses_a_legal_command():
     with private_server() as server:
-        first, second = (create_app(server.url, "stale", PARTITIONS, quotas=RELAXED) for _ in range(2))
+        first, second = (create_app(app_settings(server.url, "stale", quotas=RELAXED)) for _ in range(2))
         async with serve(first) as a, serve(second) as b, referee_service(server.url, "stale") as referee:
             game, tokens = await _game(a)
             rnd = random.Random(4)
@@ -139,7 +145,11 @@ async def test_a_stale_cache_in_one_api_process_never_refuses_a_legal_command():
                 moved = await b.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]))
                 assert moved.status_code == 201, moved.text
                 seat, command, version = await next_command(b, referee, game, rnd)
-                answer = await a.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[seat]),
-                                      params={"expected_version": version})
+                answer = await a.post(
+                    f"/games/{game}/commands",
+                    json=command,
+                    headers=bearer(tokens[seat]),
+                    params={"expected_version": version},
+                )
                 assert answer.status_code == 201, answer.text  # a decides on what b appended
             assert await referee.rejected(game) == []  # and no legal command was ever logged as refused
