@@ -13,7 +13,7 @@ from domain.kernel import DomainError, Rng
 
 from . import commands as cmd
 from . import events as ev
-from . import flow
+from . import flow, powers
 from .commands import NEW
 from .components import load_components
 from .evolve import evolve
@@ -31,6 +31,7 @@ from .legal import (
 )
 from .rules import card, comps, locate, major_allowed
 from .state import State
+from .war import committed, fight, war_over
 
 
 def decide(state: State | None, command: cmd.Command, rng: Rng) -> list[ev.Event]:
@@ -192,7 +193,7 @@ def _employ(ctx: Context, c: cmd.EmployPower) -> bool:
             column=c.column,
         )
     )
-    return flow.employ(ctx, c.seat, col.id, power, c)
+    return powers.employ(ctx, c.seat, col.id, power, c)
 
 
 def _migration_check(s: State, subject: int, moves: list[cmd.Move]) -> list[tuple[str, str]]:
@@ -252,7 +253,7 @@ def _civilization(ctx: Context, c: cmd.PlayCivilization) -> bool:
     if x.type != "civilization" or x.timing != "action":
         raise refuse("not_an_action_card", f"{c.card} is not a civilization card played in step 3 (§14).")
     moves = _civ_checked(s, c.seat, c.card, c.target, c.column, c.temple, c.moves, None)
-    return flow.civilization(ctx, c.seat, c.card, "hand", c.target, c.column, c.temple, moves, None)
+    return powers.civilization(ctx, c.seat, c.card, "hand", c.target, c.column, c.temple, moves, None)
 
 
 def _repair(ctx: Context, c: cmd.RepairTemple) -> bool:
@@ -293,16 +294,16 @@ def _mischief_play(ctx: Context, c: cmd.MischiefPlay) -> bool:
         flow.placed(ctx, c.seat, c.target, x, c.column, "revealed")
         return True
     moves = _civ_checked(s, c.seat, x, c.target, c.column, c.temple, c.moves, c.target)
-    return flow.civilization(ctx, c.seat, x, "revealed", c.target, c.column, c.temple, moves, c.target)
+    return powers.civilization(ctx, c.seat, x, "revealed", c.target, c.column, c.temple, moves, c.target)
 
 
 def _damage_undefended(ctx: Context, c: cmd.DamageUndefendedTemple) -> bool:
     if c.temple is not None:
         if c.temple not in undefended_targets(ctx.s):
             raise refuse("illegal_target", "Only a temple of the defender that Literature does not protect (§16 W2).")
-        flow.damage(ctx, c.temple)
+        powers.damage(ctx, c.temple)
     ctx.emit(ev.WarEnded(victor=None))
-    return flow.war_over(ctx)
+    return war_over(ctx)
 
 
 def _commit(ctx: Context, c: cmd.CommitWarColumns) -> bool:
@@ -310,7 +311,7 @@ def _commit(ctx: Context, c: cmd.CommitWarColumns) -> bool:
     if not c.columns or len(set(c.columns)) != len(c.columns) or not set(c.columns) <= set(options):
         raise refuse("illegal_commitment", "Commit one or more of your columns holding worshiper cards (§16 W4, R30).")
     order = [col for col in options if col in c.columns]
-    return flow.committed(ctx, c.seat, order)
+    return committed(ctx, c.seat, order)
 
 
 def _battle_card(ctx: Context, c: cmd.PlayBattleCard) -> bool:
@@ -322,7 +323,7 @@ def _battle_card(ctx: Context, c: cmd.PlayBattleCard) -> bool:
     ctx.emit(ev.BattleCardPlayed(seat=c.seat, card=c.card))
     if card(s, c.card).effect == "truce":
         ctx.emit(ev.WarEnded(victor=None, truce=True))
-        return flow.war_over(ctx)
+        return war_over(ctx)
     return _after_battle_card(ctx, c.seat)
 
 
@@ -336,7 +337,7 @@ def _after_battle_card(ctx: Context, seat: int) -> bool:
     assert war is not None
     if seat == war.defender:
         return ctx.wait(war.attacker, flow.BATTLE_CARD)
-    return flow.fight(ctx)
+    return fight(ctx)
 
 
 def _place(ctx: Context, c: cmd.PlaceSurvivors) -> bool:
@@ -350,7 +351,7 @@ def _place(ctx: Context, c: cmd.PlaceSurvivors) -> bool:
         if p.destination not in own and not new:
             raise refuse("illegal_placement", f"{p.destination!r} is not a column of yours nor new:k (§16 W8).")
     ctx.emit(ev.SurvivorsPlaced(seat=c.seat, placements=list(c.placements)))
-    return flow.war_over(ctx)
+    return war_over(ctx)
 
 
 def _order(ctx: Context, c: cmd.OrderDiscards) -> bool:

@@ -10,69 +10,22 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import events as ev
+from .card_moves import from_unseen, get_column, out_of_hand, take
 from .components import load_components
-from .rules import card, find_column, locate, owner
-from .state import BATTLE, DRAW, OVER, Column, State, War
-
-
-def _column(s: State, column_id: str) -> Column:
-    """The column with this id, created (empty) if it is a new one (§6.4)."""
-    col = find_column(s, column_id)
-    if col is None:
-        seat, n = owner(column_id), int(column_id.split(":")[1])
-        col = Column(id=column_id)
-        s.columns[seat].append(col)
-        s.opened[seat] = max(s.opened[seat], n)
-    return col
-
-
-def _take(s: State, card_id: str) -> None:
-    """Remove a card from wherever it is (hand, column, war, revealed, unseen, piles)."""
-    if s.revealed == card_id:
-        s.revealed, s.mischief_victim = None, -1
-        return
-    for hand in s.hands:
-        if card_id in hand:
-            hand.remove(card_id)
-            return
-    found = locate(s, card_id)
-    if found is not None:
-        col = found[1]
-        if col.god == card_id:
-            col.god = None
-        elif col.temple == card_id:
-            col.temple, col.damaged = None, False
-        else:
-            col.worshipers.remove(card_id)
-        return
-    if s.war is not None:
-        for pile in (*s.war.decks, *s.war.survivors):
-            if card_id in pile:
-                pile.remove(card_id)
-                return
-    for pile in (s.general, s.gods):
-        if card_id in pile:
-            pile.remove(card_id)
-            return
-    if card_id in s.unseen:
-        s.unseen.remove(card_id)
-        s.deck -= 1
-
-
-def _out_of_hand(s: State, seat: int, card_id: str) -> None:
-    """A card leaves `seat`'s hand. In a fold of the events as a viewer sees them (redacted, §22) a
-    card that reached the hand unseen by the viewer is still among its unseen cards (the deck
-    count already lost it): taken from there, so that a viewer's fold keeps the public state."""
-    if card_id in s.hands[seat] or card_id not in s.unseen:
-        s.hands[seat].remove(card_id)
-    else:
-        s.unseen.remove(card_id)
-
-
-def _from_unseen(s: State, card_id: str | None) -> None:
-    if card_id is not None:
-        s.unseen.remove(card_id)
-    s.deck -= 1
+from .evolve_war import (
+    battle_card,
+    battle_skipped,
+    column_removed,
+    committed,
+    decks_formed,
+    discards_placed,
+    revealed,
+    survivors,
+    war_declared,
+    war_ended,
+)
+from .rules import card, locate
+from .state import BATTLE, DRAW, OVER, State
 
 
 def _created(_: State | None, e: ev.PantheonCardsGameCreated) -> State:
@@ -92,7 +45,7 @@ def _created(_: State | None, e: ev.PantheonCardsGameCreated) -> State:
 
 
 def _dealt(s: State, e: ev.CardDealt) -> None:
-    _from_unseen(s, e.card)
+    from_unseen(s, e.card)
     if e.card is not None:
         s.hands[e.seat].append(e.card)
 
@@ -115,13 +68,13 @@ def _drawn(s: State, e: ev.CardDrawn) -> None:
     elif e.source == "god_discard":
         s.gods.pop()
     else:
-        _from_unseen(s, e.card)
+        from_unseen(s, e.card)
     if e.card is not None:
         s.hands[e.seat].append(e.card)
 
 
 def _god_revealed(s: State, e: ev.GodRevealed) -> None:
-    _from_unseen(s, e.card)
+    from_unseen(s, e.card)
     s.revealed = e.card
 
 
@@ -130,8 +83,8 @@ def _kept(s: State, e: ev.GodColumnsKept) -> None:
 
 
 def _placed(s: State, e: ev.CardPlaced) -> None:
-    _take(s, e.card)
-    col = _column(s, e.column)
+    take(s, e.card)
+    col = get_column(s, e.column)
     c = card(s, e.card)
     if c.type == "worshiper":
         col.worshipers.append(e.card)
@@ -145,7 +98,7 @@ def _placed(s: State, e: ev.CardPlaced) -> None:
 
 
 def _civ(s: State, e: ev.CivilizationPlayed) -> None:
-    _take(s, e.card)
+    take(s, e.card)
     if card(s, e.card).stays:
         s.in_effect[e.beneficiary].append(e.card)
     else:
@@ -166,7 +119,7 @@ def _damaged(s: State, e: ev.TempleDamaged) -> None:
 
 
 def _discarded(s: State, e: ev.CardDiscarded) -> None:
-    _take(s, e.card)
+    take(s, e.card)
     (s.pending_gods if card(s, e.card).type == "god" else s.pending_general).append(e.card)
 
 
@@ -174,7 +127,7 @@ def _replaced(s: State, e: ev.WorshiperReplaced) -> None:
     if e.source == "general_discard":
         s.general.remove(e.replacement)
     else:
-        _from_unseen(s, e.replacement)
+        from_unseen(s, e.replacement)
     found = locate(s, e.card)
     if found is not None:
         col = found[1]
@@ -187,17 +140,17 @@ def _shuffled(s: State, e: ev.DiscardPileShuffled) -> None:
 
 
 def _god_moved(s: State, e: ev.GodMoved) -> None:
-    _take(s, e.god)
-    _column(s, e.column).god = e.god
+    take(s, e.god)
+    get_column(s, e.column).god = e.god
 
 
 def _worshiper_moved(s: State, e: ev.WorshiperMoved) -> None:
-    _take(s, e.card)
-    _column(s, e.column).worshipers.append(e.card)
+    take(s, e.card)
+    get_column(s, e.column).worshipers.append(e.card)
 
 
 def _mischief(s: State, e: ev.MischiefCardTaken) -> None:
-    _out_of_hand(s, e.victim, e.card)
+    out_of_hand(s, e.victim, e.card)
     s.revealed, s.mischief_victim = e.card, e.victim
 
 
@@ -207,121 +160,9 @@ def _spied(s: State, e: ev.HandSpied) -> None:
 
 def _spied_taken(s: State, e: ev.SpiedCardTaken) -> None:
     if e.card is not None:
-        _out_of_hand(s, e.target, e.card)
+        out_of_hand(s, e.target, e.card)
         s.hands[e.spy].append(e.card)
     s.spy = s.spied = -1
-
-
-def _war_declared(s: State, e: ev.WarDeclared) -> None:
-    s.war = War(
-        attacker=e.attacker,
-        defender=e.defender,
-        stage="undefended" if e.undefended else "commit_attacker",
-        frozen=list(e.multipliers),
-        card=[1, 1],
-        committed=[[], []],
-        origins={},
-        decks=[[], []],
-        survivors=[[], []],
-    )
-
-
-def _committed(s: State, e: ev.WarCommitted) -> None:
-    war = s.war
-    assert war is not None
-    side = 0 if e.seat == war.attacker else 1
-    war.committed[side] = list(e.columns or [])
-    war.stage = "commit_defender" if side == 0 else "reveal"
-
-
-def _decks_formed(s: State, e: ev.WarDecksFormed) -> None:
-    war = s.war
-    assert war is not None
-    war.committed = [list(c) for c in e.columns]
-    for side in (0, 1):
-        for column_id in e.columns[side]:
-            col = find_column(s, column_id)
-            assert col is not None
-            war.origins[column_id] = col.worshipers
-            col.worshipers = []
-        war.decks[side] = sorted(e.decks[side])
-    war.stage = "battle_card_defender"
-
-
-def _battle_card(s: State, e: ev.BattleCardPlayed) -> None:
-    war = s.war
-    assert war is not None
-    _out_of_hand(s, e.seat, e.card)
-    s.removed.append(e.card)
-    side = 0 if e.seat == war.attacker else 1
-    war.card[side] = card(s, e.card).multiplier or 1
-    war.stage = "battle_card_attacker" if side == 1 else "battle"
-
-
-def _battle_skipped(s: State, e: ev.BattleCardSkipped) -> None:
-    war = s.war
-    assert war is not None
-    war.stage = "battle_card_attacker" if e.seat == war.defender else "battle"
-
-
-def _revealed(s: State, e: ev.WarCardsRevealed) -> None:
-    war = s.war
-    assert war is not None
-    for side in (0, 1):
-        if not war.decks[side]:
-            war.decks[side], war.survivors[side] = sorted(war.survivors[side]), []
-        war.decks[side].remove(e.cards[side])
-    a, d = e.values
-    for side, value, other in ((0, a, d), (1, d, a)):
-        if value > other:
-            war.survivors[side].append(e.cards[side])
-        else:
-            s.pending_general.append(e.cards[side])
-
-
-def _war_ended(s: State, e: ev.WarEnded) -> None:
-    war = s.war
-    assert war is not None
-    if e.truce:
-        for column_id, cards in war.origins.items():
-            col = find_column(s, column_id)
-            if col is not None:
-                col.worshipers = list(cards)
-        s.war = None
-    elif e.victor is None:
-        s.war = None
-    else:
-        war.victor, war.stage = e.victor, "place_survivors"
-
-
-def _survivors(s: State, e: ev.SurvivorsPlaced) -> None:
-    war = s.war
-    assert war is not None
-    side = 0 if e.seat == war.attacker else 1
-    new: dict[str, str] = {}
-    for p in e.placements:
-        if p.destination.startswith("new"):
-            if p.destination not in new:
-                new[p.destination] = f"{e.seat}:{s.opened[e.seat] + 1}"
-                _column(s, new[p.destination])
-            target = new[p.destination]
-        else:
-            target = p.destination
-        _column(s, target).worshipers.append(p.worshiper)
-        war.decks[side] = [c for c in war.decks[side] if c != p.worshiper]
-        war.survivors[side] = [c for c in war.survivors[side] if c != p.worshiper]
-    s.war = None
-
-
-def _column_removed(s: State, e: ev.ColumnRemoved) -> None:
-    seat = owner(e.column)
-    s.columns[seat] = [c for c in s.columns[seat] if c.id != e.column]
-
-
-def _discards_placed(s: State, e: ev.DiscardsPlaced) -> None:
-    s.general.extend(e.general)
-    s.gods.extend(e.gods)
-    s.pending_general, s.pending_gods = [], []
 
 
 def _creation(s: State, e: ev.CreationCleared) -> None:
@@ -393,16 +234,16 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     ev.MischiefCardTaken: _mischief,
     ev.HandSpied: _spied,
     ev.SpiedCardTaken: _spied_taken,
-    ev.WarDeclared: _war_declared,
-    ev.WarCommitted: _committed,
-    ev.WarDecksFormed: _decks_formed,
-    ev.BattleCardPlayed: _battle_card,
-    ev.BattleCardSkipped: _battle_skipped,
-    ev.WarCardsRevealed: _revealed,
-    ev.WarEnded: _war_ended,
-    ev.SurvivorsPlaced: _survivors,
-    ev.ColumnRemoved: _column_removed,
-    ev.DiscardsPlaced: _discards_placed,
+    ev.WarDeclared: war_declared,
+    ev.WarCommitted: committed,
+    ev.WarDecksFormed: decks_formed,
+    ev.BattleCardPlayed: battle_card,
+    ev.BattleCardSkipped: battle_skipped,
+    ev.WarCardsRevealed: revealed,
+    ev.WarEnded: war_ended,
+    ev.SurvivorsPlaced: survivors,
+    ev.ColumnRemoved: column_removed,
+    ev.DiscardsPlaced: discards_placed,
     ev.CreationCleared: _creation,
     ev.GameScored: _scored,
     ev.BattleTurnStarted: _battle_turn_started,
