@@ -22,6 +22,7 @@ from .options import legal_options
 from .random_play import random_command, random_options
 from .redeal import FORKS, AnyCommand, AnyEvent
 from .state import State
+from .narrate import narrate
 from .svg import render_svg
 from .views import outcome, public_view, seat_view
 
@@ -69,6 +70,7 @@ PANTHEON = Decider(
     apply=RULES.apply,
     evolve_all=RULES.evolve_all,
     bots=PANTHEON_BOTS,
+    narrate=narrate,
     fork_command=RULES.fork_command,
     choices=choices,
     scores=lambda state, revealed: [seat.score for seat in state.seats],  # scores are public

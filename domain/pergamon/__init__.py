@@ -22,6 +22,7 @@ from .invariants import check_invariants
 from .options import legal_options
 from .random_play import random_command, random_options
 from .state import State
+from .narrate import narrate
 from .svg import render_board
 from .views import outcome, public_view, seat_view
 
@@ -74,6 +75,7 @@ PERGAMON = Decider(
     apply=RULES.apply,
     evolve_all=RULES.evolve_all,
     bots=PERGAMON_BOTS,
+    narrate=narrate,
     fork_command=RULES.fork_command,
     choices=choices,
     scores=scores,
