@@ -25,6 +25,7 @@ from .options import legal_options
 from .random_play import random_command, random_options
 from .rules import scores as _scores
 from .state import State
+from .narrate import narrate
 from .svg import render_board
 from .views import outcome, public_view, seat_view
 
@@ -76,6 +77,7 @@ PANTHEON_CARDS = Decider(
     apply=RULES.apply,
     evolve_all=RULES.evolve_all,
     bots=PANTHEON_CARDS_BOTS,
+    narrate=narrate,
     fork_command=RULES.fork_command,
     choices=choices,
     scores=scores,
