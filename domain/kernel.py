@@ -131,7 +131,9 @@ def narrate(decider: Decider, state: Any, event: Any, viewer: int | None) -> str
     """The event in words for `viewer`: the game's `narrate` of the event as `viewer` may see it
     (pass the redacted event), the platform's events here."""
     if isinstance(event, SeatReissued):
-        return sentence(f"{players_of(event.seat, viewer)} seat was handed to a new player (its old token no longer works)")
+        return sentence(
+            f"{players_of(event.seat, viewer)} seat was handed to a new player (its old token no longer works)"
+        )
     if isinstance(event, PlatformEvent) or decider.narrate is None:
         tag = getattr(type(event), "__struct_config__", None)
         return (tag.tag if tag else type(event).__name__).replace("_", " ").capitalize() + "."

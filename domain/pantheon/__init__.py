@@ -18,11 +18,11 @@ from .components import EDITIONS
 from .contract import CONTRACT
 from .events import Event
 from .invariants import check_invariants
+from .narrate import narrate
 from .options import legal_options
 from .random_play import random_command, random_options
 from .redeal import FORKS, AnyCommand, AnyEvent
 from .state import State
-from .narrate import narrate
 from .svg import render_svg
 from .views import outcome, public_view, seat_view
 

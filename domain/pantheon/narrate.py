@@ -12,8 +12,8 @@ from domain.words import and_list, count, forked, own, player, points, sentence
 from . import events as ev
 from .commands import PlacePiece, Purchase, Reserve, SacrificeTile
 from .components import Components, load_components
-from .redeal import Redealt
 from .labels import CARD_NAMES, cards_phrase, effect_phrase
+from .redeal import Redealt
 from .vocabulary import god_of
 
 DRAW_REASONS = {"preparation": "at the epoch's preparation", "depraccus": "thanks to Depraccus"}

@@ -21,11 +21,11 @@ from .contract import CONTRACT
 from .events import Event
 from .fork import FORKS, AnyCommand, AnyEvent
 from .invariants import check_invariants
+from .narrate import narrate
 from .options import legal_options
 from .random_play import random_command, random_options
 from .rules import scores as _scores
 from .state import State
-from .narrate import narrate
 from .svg import render_board
 from .views import outcome, public_view, seat_view
 

@@ -52,7 +52,7 @@ class _Narrator:
         return and_list((self.card(c) for c in cards), "no cards")
 
     def column(self, column_id: str, subject: int | None = None) -> str:
-        """"Player B's column 2", or "their column 2" when Player B is the sentence's subject."""
+        """ "Player B's column 2", or "their column 2" when Player B is the sentence's subject."""
         seat, n = column_id.split(":", 1)
         if not seat.isdigit():
             return "a new column"
@@ -120,7 +120,9 @@ class _Narrator:
             case ev.WarCommitted(seat=seat, columns=columns):
                 if columns is None:
                     return f"{who(seat)} committed columns to the war, sealed"
-                return f"{who(seat)} committed {and_list((self.column(c, seat) for c in columns), 'no column')} to the war"
+                return (
+                    f"{who(seat)} committed {and_list((self.column(c, seat) for c in columns), 'no column')} to the war"
+                )
             case ev.WarDecksFormed(decks=decks):
                 return "war decks formed: " + and_list(f"{count(len(d), 'card')}" for d in decks)
             case ev.BattleCardPlayed(seat=seat, card=card):
@@ -136,7 +138,9 @@ class _Narrator:
                     return "the war ended in a truce"
                 return "the war ended with no victor" if victor is None else f"{who(victor)} won the war"
             case ev.SurvivorsPlaced(seat=seat, placements=placements):
-                return f"{who(seat)} placed {count(len(placements), 'surviving card')} in {own(seat, self.viewer)} columns"
+                return (
+                    f"{who(seat)} placed {count(len(placements), 'surviving card')} in {own(seat, self.viewer)} columns"
+                )
             case ev.ColumnRemoved(column=column):
                 return f"{self.column(column)} was empty and is gone"
             case ev.DiscardsPlaced(general=general, gods=gods):

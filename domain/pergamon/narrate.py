@@ -84,8 +84,12 @@ def _text(comps: Components, state: Any, e: ev.Event, viewer: int | None) -> str
         case ev.MarkersDropped():
             return _dropped(comps, state, e, viewer)
         case ev.FinalBonusGiven(bonuses=bonuses):
-            given = and_list(f"{player(b.seat, viewer, start=False)} {_vp(b.vp)} for an object from {b.date}" for b in bonuses)
-            return f"final bonus for the oldest objects on show: {given}" if bonuses else "no final bonus: nothing on show"
+            given = and_list(
+                f"{player(b.seat, viewer, start=False)} {_vp(b.vp)} for an object from {b.date}" for b in bonuses
+            )
+            return (
+                f"final bonus for the oldest objects on show: {given}" if bonuses else "no final bonus: nothing on show"
+            )
         case ev.RoundEnded(round=r, next_first_player=first):
             return f"round {r} ended; {_who(first, viewer, False)} will be first player"
         case ev.PergamonGameEnded(scores=scores, winners=winners):
