@@ -92,8 +92,8 @@ def _text(comps: Components, e: ev.Event, viewer: int | None) -> str:  # noqa: C
         case ev.SpecialMoneyTaken(seat=seat, value=value):
             return f"{player(seat, viewer)} took a special money card worth {value}"
         case ev.ReserveGained(seat=seat, feet=feet, columns=columns):
-            gained = and_list([_pieces("foot", feet) if feet else "", _pieces("column", columns) if columns else ""])
-            return f"{player(seat, viewer)} added {gained} to {own(seat, viewer)} reserve"
+            added = and_list([_pieces("foot", feet) if feet else "", _pieces("column", columns) if columns else ""])
+            return f"{player(seat, viewer)} added {added} to {own(seat, viewer)} reserve"
         case ev.LootActivated(seat=seat, tile=tile):
             return f"{player(seat, viewer)} used a loot tile: {effect_phrase(comps.loot[tile])}"
         case ev.BonusActivated(seat=seat, tile=tile):
