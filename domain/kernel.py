@@ -9,6 +9,8 @@ from typing import Any, Protocol, Union
 
 import msgspec
 
+from domain.words import players_of, sentence
+
 
 class Rng(Protocol):
     """The only source of chance a decider may use."""
@@ -83,6 +85,10 @@ class Decider:
     # scores(state, revealed) -> each seat's score now, as a spectator may see it (None where it is
     # secret), or every one when `revealed` (the game has ended): the audit's story (None: no scores)
     scores: Callable[[Any, bool], list[int | None]] | None = None
+    # narrate(state, event, viewer) -> the event in plain words for `viewer` (a seat, None for a
+    # spectator): `event` as redact gave it to that viewer, `state` the state before it (for the
+    # names of components it refers to); seats are "Player A".. and "You" (None: the event's type)
+    narrate: Callable[[Any, Any, int | None], str] | None = None
 
 
 class PlatformEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -119,6 +125,19 @@ def evolve(decider: Decider, state: Any, event: Any) -> Any:
 def redact(decider: Decider, event: Any, viewer: int | None) -> Any:
     """The event as `viewer` may see it: the game's `redact`; the platform's events are public."""
     return event if isinstance(event, PlatformEvent) else decider.redact(event, viewer)
+
+
+def narrate(decider: Decider, state: Any, event: Any, viewer: int | None) -> str:
+    """The event in words for `viewer`: the game's `narrate` of the event as `viewer` may see it
+    (pass the redacted event), the platform's events here."""
+    if isinstance(event, SeatReissued):
+        return sentence(
+            f"{players_of(event.seat, viewer)} seat was handed to a new player (its old token no longer works)"
+        )
+    if isinstance(event, PlatformEvent) or decider.narrate is None:
+        tag = getattr(type(event), "__struct_config__", None)
+        return (tag.tag if tag else type(event).__name__).replace("_", " ").capitalize() + "."
+    return decider.narrate(state, event, viewer)
 
 
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:

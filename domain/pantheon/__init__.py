@@ -18,6 +18,7 @@ from .components import EDITIONS
 from .contract import CONTRACT
 from .events import Event
 from .invariants import check_invariants
+from .narrate import narrate
 from .options import legal_options
 from .random_play import random_command, random_options
 from .redeal import FORKS, AnyCommand, AnyEvent
@@ -69,6 +70,7 @@ PANTHEON = Decider(
     apply=RULES.apply,
     evolve_all=RULES.evolve_all,
     bots=PANTHEON_BOTS,
+    narrate=narrate,
     fork_command=RULES.fork_command,
     choices=choices,
     scores=lambda state, revealed: [seat.score for seat in state.seats],  # scores are public

@@ -21,6 +21,7 @@ from .contract import CONTRACT
 from .events import Event
 from .fork import FORKS, AnyCommand, AnyEvent
 from .invariants import check_invariants
+from .narrate import narrate
 from .options import legal_options
 from .random_play import random_command, random_options
 from .rules import scores as _scores
@@ -76,6 +77,7 @@ PANTHEON_CARDS = Decider(
     apply=RULES.apply,
     evolve_all=RULES.evolve_all,
     bots=PANTHEON_CARDS_BOTS,
+    narrate=narrate,
     fork_command=RULES.fork_command,
     choices=choices,
     scores=scores,

@@ -19,6 +19,7 @@ from .contract import CONTRACT
 from .events import Event
 from .fork import FORKS, AnyCommand, AnyEvent
 from .invariants import check_invariants
+from .narrate import narrate
 from .options import legal_options
 from .random_play import random_command, random_options
 from .state import State
@@ -74,6 +75,7 @@ PERGAMON = Decider(
     apply=RULES.apply,
     evolve_all=RULES.evolve_all,
     bots=PERGAMON_BOTS,
+    narrate=narrate,
     fork_command=RULES.fork_command,
     choices=choices,
     scores=scores,

@@ -247,6 +247,16 @@ class Lobby(Struct, frozen=True, kw_only=True):
     next: str | None
 
 
+EVENT_TEXT = Annotated[
+    str,
+    Meta(
+        description="The event in plain words for the caller, as the web client's move log shows it "
+        '("Player B drew a card", "You drew 1 Priest card"): built when read from the event as the '
+        'caller may see it (after redaction), never stored; seats are "Player A", "Player B", ... '
+        '(seat 0 is A) and "You" for the caller\'s own seat.',
+        examples=["Player B drew 2 cards."],
+    ),
+]
 EventOut = per_game(
     "EventOut",
     "One event as the caller may see it: the envelope and the redacted domain event "
@@ -259,6 +269,7 @@ EventOut = per_game(
         ("seat", int | None),
         ("command", str | None),
         ("payload", Union[(c.event, *PLATFORM_EVENTS)]),  # noqa: UP007
+        ("text", EVENT_TEXT),
         # the hash chain, shown once the game is finished (it would give away hidden draws)
         ("hash", str | None),
     ],

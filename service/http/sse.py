@@ -14,7 +14,9 @@ from domain.kernel import Decider
 from service.store.codec import JSON, Envelope
 from service.store.errors import RedisError
 from service.store.fanout import Batch, Fanout
+from service.store.streams import EventStore
 from service.write.reads import public_envelope
+from service.write.texts import Texts
 
 from .quotas import StreamPlace
 
@@ -37,18 +39,29 @@ class Frames:
 
     def __init__(self, size: int = 8192) -> None:
         self.size = size
+        self.texts = Texts()  # each event's text for a viewer
         self._frames: OrderedDict[tuple, bytes] = OrderedDict()
 
-    def of(
-        self, decider: Decider, game: str, envelopes: Sequence[Envelope], viewer: int | None, revealed: bool
+    async def of(
+        self,
+        store: EventStore,
+        decider: Decider,
+        game: str,
+        envelopes: Sequence[Envelope],
+        viewer: int | None,
+        revealed: bool,
     ) -> bytes:
-        return b"".join(self._one(decider, game, e, viewer, revealed) for e in envelopes)
+        missing = any((game, e.version, viewer, revealed) not in self._frames for e in envelopes)
+        texts = await self.texts.of(store, decider, game, envelopes, viewer) if missing else [""] * len(envelopes)
+        return b"".join(self._one(decider, game, e, viewer, revealed, t) for e, t in zip(envelopes, texts, strict=True))
 
-    def _one(self, decider: Decider, game: str, envelope: Envelope, viewer: int | None, revealed: bool) -> bytes:
+    def _one(
+        self, decider: Decider, game: str, envelope: Envelope, viewer: int | None, revealed: bool, text: str
+    ) -> bytes:
         key = (game, envelope.version, viewer, revealed)
         frame = self._frames.get(key)
         if frame is None:
-            event = redacted([public_envelope(decider, envelope, viewer)], revealed)[0]
+            event = redacted([public_envelope(decider, envelope, viewer, text)], revealed)[0]
             frame = b"id: %d\r\ndata: %s\r\n\r\n" % (envelope.version, JSON.encode(event))
             self._frames[key] = frame
             if len(self._frames) > self.size:
@@ -96,7 +109,7 @@ async def _events_as_they_come(
                 if sent and batch.envelopes[0].prev_hash != sent:  # the log no longer holds what was sent
                     yield reset_frame(channel.agreed if channel.resets and channel.agreed < after else 0)
                     return
-                yield frames.of(decider, game, batch.envelopes, viewer, batch.revealed)
+                yield await frames.of(fanout.store, decider, game, batch.envelopes, viewer, batch.revealed)
                 after, sent = batch.envelopes[-1].version, batch.envelopes[-1].hash
             if batch.finished and after >= batch.version:
                 return

@@ -1,5 +1,6 @@
 """Reading a game from its log: its state at any version (the cached fold for the latest), and
-its events as a viewer may see them."""
+its events as a viewer may see them, each with its text (the event in words for that viewer,
+built here from the redacted event and the state before it: never stored)."""
 
 from __future__ import annotations
 
@@ -29,17 +30,20 @@ async def events(games: Games, game: str, after: int, viewer: int | None, limit:
     """The events after version `after` (at most `limit`), each redacted for `viewer` (None: a spectator)."""
     decider = await games.decider(game)
     until = None if limit is None else after + limit
-    return [public_envelope(decider, e, viewer) for e in await games.store.read(game, after, until)]
+    envelopes = await games.store.read(game, after, until)
+    texts = await games.texts.of(games.store, decider, game, envelopes, viewer)
+    return [public_envelope(decider, e, viewer, text) for e, text in zip(envelopes, texts, strict=True)]
 
 
-def public_envelope(decider: Decider, e: Envelope, viewer: int | None) -> dict:
-    event = redact(decider, decode_event(decider, e), viewer)
+def public_envelope(decider: Decider, e: Envelope, viewer: int | None, text: str) -> dict:
+    """The envelope as `viewer` may see it, with its `text` (Texts.of)."""
     return {
         "version": e.version,
         "type": e.type,
         "recorded_at": e.recorded_at,
         "seat": e.seat,
         "command": e.command,
-        "payload": msgspec.to_builtins(event),
+        "payload": msgspec.to_builtins(redact(decider, decode_event(decider, e), viewer)),
+        "text": text,
         "hash": e.hash,
     }

@@ -18,6 +18,7 @@ from service.store.streams import EventStore
 
 from .folds import Folds
 from .meta import FIXED_FIELDS, game_of, seat_keys, token_hash
+from .texts import Texts
 
 # Games whose state a process keeps folded (about 8 KB each, half played): at 1,000 games at a human
 # pace, 256 made states be read and folded again from the stream (8% of the API's CPU, issue 26).
@@ -41,6 +42,8 @@ class Games:
         # enqueued at once (service.ai.scheduler.TurnNotifier); it must not raise
         self.on_awaiting = on_awaiting
         self.folds = Folds(store, cache_size)
+        # the state before the events a reader asks the texts of (reads.Texts)
+        self.texts = Texts()
         self._fixed: OrderedDict[str, dict[str, bytes]] = OrderedDict()
 
     async def awaiting(self, game: str, version: int, seat: int, player: SeatPlayer | None = None) -> None:

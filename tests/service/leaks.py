@@ -51,7 +51,7 @@ import httpx
 import msgspec
 
 from domain import games as registry
-from domain.kernel import evolve, fold, is_platform
+from domain.kernel import evolve, fold, is_platform, narrate
 from domain.pantheon import events as ev
 from domain.pantheon import options as _options
 from domain.pantheon import views as _views
@@ -91,7 +91,8 @@ _HEX_RUN = re.compile(r"[0-9a-fA-F]{%d,}" % WINDOW)  # noqa: UP031 (an f-string 
 TOKEN_LENGTH = 32  # secrets.token_urlsafe(24), the seat and admin tokens
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9_\-]{%d,}" % TOKEN_LENGTH)  # noqa: UP031
 _STORY_VERSION = re.compile(r"^v(\d+)\b")
-EVENT_FIELDS = {"version", "type", "recorded_at", "seat", "command", "payload", "hash"}
+EVENT_FIELDS = {"version", "type", "recorded_at", "seat", "command", "payload", "text", "hash"}
+TEXT_VIEWERS = (None, 0, 1, 2, 3, 4, 5)  # the texts kept per event: a spectator's and every seat's
 
 
 def normal(value: Any) -> Any:
@@ -141,6 +142,9 @@ class GameTruth:
         self._states: dict[int, State] = {}
         self._current: State | None = None  # the state at `version`, evolved as events arrive
         self._feeds: dict[int | None, list[str]] = {}  # viewer -> its redacted events, as text
+        # viewer -> each event in words as the game narrates it for the viewer (the truly redacted
+        # event and the state before it)
+        self.texts: dict[int | None, list[str]] = {viewer: [] for viewer in TEXT_VIEWERS}
         self.decider = None
         self.secrets: Secrets = SECRETS["pantheon"]
         self.revoked: list[str] = []  # seat tokens that stopped working when their seats were re-issued
@@ -153,7 +157,11 @@ class GameTruth:
         self.envelopes += new
         fresh = [decode_event(self.decider, e) for e in new]
         self.events += fresh
-        self._current = fold(self.decider, fresh, self._current)
+        for event in fresh:  # the state before each event, for its texts (evolve changes it in place)
+            for viewer in TEXT_VIEWERS:
+                shown = self.secrets.redact(event, viewer) if not is_platform(event) else event
+                self.texts[viewer].append(narrate(self.decider, self._current, shown, viewer))
+            self._current = evolve(self.decider, self._current, event)
         meta = await self.referee.store.records.meta(self.game)
         if not self.seed_hex:
             self.seed_hex = meta["seed"].decode()
@@ -732,6 +740,8 @@ class Moment:
             }
             for path in diff_paths({k: item.get(k) for k in want}, want):
                 self.found(route, f"event {v}{path} is not the event redacted for the caller")
+            if item.get("text") != self.truth.texts[viewer][v - 1]:  # words of what the caller may not see
+                self.found(route, f"event {v}'s text {item.get('text')!r} is not its words for the caller")
 
     def _rejected(self, route: str, body: list, **_: Any) -> None:
         for entry in body:

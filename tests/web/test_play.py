@@ -65,6 +65,23 @@ def test_a_reload_in_the_middle_of_a_game_resumes_the_seat(watched, server):
     sent = play_by_clicks(page, random.Random(6), commands=3)  # the seat's token came back from localStorage
     assert sent == 3 and httpx.get(f"{server}/games/{game}").json()["version"] > before
     assert httpx.get(f"{server}/games/{game}/rejected").json() == []  # every command it sent was taken
+    _the_move_log_holds_every_event_in_words(page, server, game)
+
+
+def _the_move_log_holds_every_event_in_words(page, server: str, game: str) -> None:
+    """The move log shows an entry per event of the last ones, newest first, in words for this seat
+    (the server's text: "You ..." for our own moves, "Player B ..." for the AI's)."""
+    page.wait_for_function("!document.querySelector('button:disabled[data-choice]')")
+    version = httpx.get(f"{server}/games/{game}").json()["version"]
+    page.wait_for_function(
+        f"document.querySelector('[data-testid=log-entry]')?.dataset.version === '{version}'", timeout=15_000
+    )
+    entries = page.get_by_test_id("move-log").get_by_test_id("log-entry")
+    versions = [int(v) for v in entries.evaluate_all("(es) => es.map((e) => e.dataset.version)")]
+    assert versions == list(range(version, version - len(versions), -1)) and len(versions) >= 20
+    texts = entries.all_inner_texts()
+    assert all(text.endswith(".") and "_" not in text and "[[" not in text and "=" not in text for text in texts), texts
+    assert any(t.startswith("You ") for t in texts) and any(t.startswith("Player B ") for t in texts), texts
 
 
 def test_the_choices_are_reached_and_taken_with_the_keyboard(watched):

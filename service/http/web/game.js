@@ -5,6 +5,7 @@ import { adminToken, change, follow, get, mySeat, saved } from "./api.js";
 import { seatName } from "./board.js";
 import { h, problemText, swatch, who } from "./dom.js";
 import { forKind, kindTitle } from "./kinds.js";
+import { MoveLog } from "./movelog.js";
 
 export class GamePage {
   constructor(root, game) {
@@ -33,6 +34,7 @@ export class GamePage {
     this.side = h("div", { class: "side" });
     this.outcome = h("div");
     this.seatsHost = h("div", { class: "seats-host" });
+    this.log = new MoveLog(this.game, this.token, this.seat);
     this.kind = forKind(this.detail.kind);  // the game's own board and panels
     this.board = new this.kind.Board(this.boardHost, (choice) => this.pick(choice));
     const held = Object.keys((saved()[this.game] || {}).seats || {}).map(Number);
@@ -43,13 +45,16 @@ export class GamePage {
         h("a", { href: `#/replay/${this.game}` }, "Replay"), " ",
         h("a", { href: `#/audit/${this.game}` }, "Audit")),
       this.status, this.outcome, this.message,
-      h("div", { class: "play" }, this.boardHost, h("div", { class: "panel" }, this.controls, this.side)),
+      h("div", { class: "play" }, this.boardHost, h("div", { class: "panel" }, this.controls, this.side, this.log.root)),
       this.seatsHost);
     this.drawSeats();
     if (edition) await this.board.load(this.detail.kind, edition);
     await this.refresh();
+    await this.log.load(this.detail.version).catch(() => {});  // the log is an aid: the game plays without it
     follow(this.game, this.token, this.detail.version, (event, reset) => {
       if (event) this.latest = Math.max(this.latest || 0, event.version);
+      if (event) this.log.add(event);
+      else this.log.load(this.latest || 0).catch(() => {});  // events may have been missed or replaced
       if (reset !== undefined) this.latest = Math.min(this.latest || 0, reset);  // the lost versions are gone
       if (!this.sending) this.refresh();  // our own command's events: its answer reads them
     }, this.abort.signal, () => this.finished);

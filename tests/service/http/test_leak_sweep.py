@@ -21,6 +21,7 @@ import service.http.games as game_routes
 import service.http.play as play_routes
 import service.http.sse as sse_routes
 import service.write.reads as reads
+import service.write.texts as texts
 from domain.pantheon.bots.knowledge import seat_knowledge
 from domain.pantheon.random_play import random_command
 from domain.pantheon.vocabulary import CARDS
@@ -133,11 +134,15 @@ async def test_random_games_swept_against_a_live_api_process_show_no_caller_anyt
 def _unredacted_events(monkeypatch):
     original = reads.public_envelope
 
-    def unredacted(decider, e, viewer):
-        return original(dataclasses.replace(decider, redact=lambda event, viewer: event), e, viewer)
+    def unredacted(decider, e, viewer, text):
+        return original(dataclasses.replace(decider, redact=lambda event, viewer: event), e, viewer, text)
 
     monkeypatch.setattr(reads, "public_envelope", unredacted)
     monkeypatch.setattr(sse_routes, "public_envelope", unredacted)  # the stream's frames
+
+
+def _texts_of_unredacted_events(monkeypatch):
+    monkeypatch.setattr(texts, "redact", lambda decider, event, viewer: event)  # the words of what others drew
 
 
 def _another_seats_hand_in_the_seat_view(monkeypatch):
@@ -198,6 +203,7 @@ STREAM = ("GET /stream?after=N", "GET /stream (Last-Event-ID)")
 PLANTS = {
     # plant: (how, the routes where the sweep must find it: each entry is one route, or a tuple of which one will do)
     "events not redacted": (_unredacted_events, ["GET /events", "GET /events?after=N", STREAM]),
+    "texts of unredacted events": (_texts_of_unredacted_events, ["GET /events", "GET /events?after=N", STREAM]),
     "another seat's hand in a seat view": (
         _another_seats_hand_in_the_seat_view,
         ["GET /view", "GET /view?at=N", "GET /view?min_version=V"],
@@ -362,11 +368,11 @@ def _another_seats_hand_in_a_card_seat_view(monkeypatch):
 def _war_commitments_unsealed_in_events(monkeypatch):
     original = reads.public_envelope
 
-    def unsealed(decider, e, viewer):
+    def unsealed(decider, e, viewer, text):
         def redact(event, viewer):
             return event if type(event).__name__ == "WarCommitted" else decider.redact(event, viewer)
 
-        return original(dataclasses.replace(decider, redact=redact), e, viewer)
+        return original(dataclasses.replace(decider, redact=redact), e, viewer, text)
 
     monkeypatch.setattr(reads, "public_envelope", unsealed)
     monkeypatch.setattr(sse_routes, "public_envelope", unsealed)
