@@ -3,6 +3,7 @@ the projection lag, which every API process reads from Redis on each scrape."""
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -109,6 +110,7 @@ class Metrics:
             "# TYPE pantheon_archive_unreadable_total counter",
             f"pantheon_archive_unreadable_total {self.archive_unreadable}",
         ]
+        out += _gc_lines()
         if streams is not None:
             out += _stream_lines(*streams)
         if lag is not None:
@@ -203,3 +205,21 @@ def _archiver_lines(status: dict[str, float]) -> list[str]:
             f"pantheon_archive_last_sweep_timestamp_seconds {status['swept_at']}",
         ]
     return out
+
+
+def _gc_lines() -> list[str]:
+    """The cyclic garbage collector of this process: collections per generation and the objects it no
+    longer scans (frozen when serving began: service/tuning.py), to see whether it stalls requests."""
+    lines = [
+        "# HELP python_gc_collections_total Collections of the cyclic garbage collector, by generation.",
+        "# TYPE python_gc_collections_total counter",
+    ]
+    lines += [
+        f"python_gc_collections_total{_labels(generation=str(g))} {stats['collections']}"
+        for g, stats in enumerate(gc.get_stats())
+    ]
+    return lines + [
+        "# HELP pantheon_gc_frozen_objects Objects loaded before serving that the collector never scans.",
+        "# TYPE pantheon_gc_frozen_objects gauge",
+        f"pantheon_gc_frozen_objects {gc.get_freeze_count()}",
+    ]

@@ -42,6 +42,7 @@ from uvicorn.logging import DefaultFormatter
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from service.config import Settings
+from service.tuning import for_serving
 
 from .problems import PROBLEM_BASE, PROBLEM_MEDIA_TYPE
 
@@ -299,6 +300,7 @@ def log_config() -> dict[str, Any]:
 
 def run_server(app: Any, settings: Settings) -> None:
     """Serve `app` on the settings' host and port until interrupted."""
+    for_serving()  # the garbage collector's pauses were most of the paced p99 (service/tuning.py)
     # proxy_headers off: uvicorn would believe X-Forwarded-For from 127.0.0.1; the app decides whom to
     # believe (PANTHEON_TRUSTED_PROXIES)
     uvicorn.run(

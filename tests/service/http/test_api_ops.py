@@ -7,6 +7,8 @@ import random
 import re
 import time
 
+import httpx
+
 from service.http.app import create_app
 
 from ..api_helpers import (
@@ -20,6 +22,7 @@ from ..api_helpers import (
     referee_service,
     serve,
 )
+from ..live import live_api
 from ..projector_helpers import kill_holding
 
 
@@ -135,3 +138,11 @@ async def test_the_projection_lag_rises_while_no_projector_keeps_up_and_falls_to
 
         start_projector("--consumer", "second")  # claims what the first one held, reads the rest
         await wait_no_lag(client)
+
+
+def test_a_serving_process_leaves_what_it_loaded_out_of_the_collectors_scans_and_reports_it(redis_url, prefix):
+    with live_api(redis_url, prefix) as base:
+        text = httpx.get(f"{base}/metrics").text
+    # the modules, routes and schema loaded before serving: tens of thousands of objects (about 95,000)
+    assert sample(text, "pantheon_gc_frozen_objects") > 20_000
+    assert set(samples(text, "python_gc_collections_total")) == {f'generation="{g}"' for g in range(3)}
