@@ -119,9 +119,14 @@ class Processes:
         self.procs.clear()
 
 
-async def prepare(redis_url: str, count: int, wire_seat: bool, seed: int) -> list[list[tuple[str, str, str]]]:
+Request = tuple[str, str, str, str]  # kind ("C" a command, "R" a read), path, token, body
+
+
+async def prepare(redis_url: str, count: int, wire_seat: bool, seed: int) -> list[list[Request]]:
     """`count` new 2-player games (both seats claimed); for each, every command of a whole random
-    game as (path, token, body), decided offline from its seed."""
+    game, decided offline from its seed, each followed by the reads the web client makes after a move
+    (game.js `load`: each seat's page reads the game and its view at least at the new version, the
+    awaited seat's page its choices)."""
     game_spec = games.default()
     decider, rnd = game_spec.decider, random.Random(seed)
     client = Redis.from_url(redis_url)
@@ -142,22 +147,30 @@ async def prepare(redis_url: str, count: int, wire_seat: bool, seed: int) -> lis
                 body = msgspec.to_builtins(command)
                 if not wire_seat:
                     body.pop("seat", None)
-                commands.append((f"/games/{game}/commands", tokens[seat], msgspec.json.encode(body).decode()))
+                commands.append(("C", f"/games/{game}/commands", tokens[seat], msgspec.json.encode(body).decode()))
+                commands += [("R", f"/games/{game}", "", "")] * 2
+                commands += [("R", f"/games/{game}/view?min_version={version}", tokens[s], "") for s in (0, 1)]
+                if not decider.is_terminal(state):
+                    commands.append(("R", f"/games/{game}/options", tokens[decider.awaited(state).seat], ""))
             played.append(commands)
     finally:
         await client.aclose()
     return played
 
 
-def write_files(directory: Path, played: list[list[tuple[str, str, str]]], threads: int, *, bare: bool = False) -> None:
-    """Thread i's file: games i, i+threads, ... one after the other (bare: the same bodies to /xadd,
-    ten times over, since the bare endpoint answers several times faster)."""
+def write_files(
+    directory: Path, played: list[list[Request]], threads: int, *, bare: bool = False, reads: bool = False
+) -> None:
+    """Thread i's file: games i, i+threads, ... one after the other, with the web client's reads after
+    each command when `reads` (bare: the same command bodies to /xadd, ten times over, since the bare
+    endpoint answers several times faster)."""
     directory.mkdir(parents=True, exist_ok=True)
     for t in range(threads):
         with open(directory / f"t{t}.txt", "w") as out:
-            for commands in played[t::threads] * (10 if bare else 1):
-                for path, token, body in commands:
-                    out.write(f"{'/xadd' if bare else path}\t{token}\t{body}\n")
+            for requests in played[t::threads] * (10 if bare else 1):
+                for kind, path, token, body in requests:
+                    if kind == "C" or (reads and not bare):
+                        out.write(f"{kind}\t{'/xadd' if bare else path}\t{token}\t{body}\n")
 
 
 def wrk(port: int, directory: Path, threads: int, seconds: float, think_ms: int) -> subprocess.Popen:
@@ -216,6 +229,18 @@ def redis_cpu_s(redis_url: str) -> float:
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
+def settle(pid: int, most_s: float = 120) -> None:
+    """Wait until the process is idle (under 5% of a core over half a second), at most `most_s`."""
+    until = time.perf_counter() + most_s
+    used = cpu_s(pid)
+    while time.perf_counter() < until:
+        time.sleep(0.5)
+        now = cpu_s(pid)
+        if now - used < 0.025:
+            return
+        used = now
+
+
 class CpuMeter:
     """CPU time per command of each part (ms; a part may be several processes), over one run: on shared
     cores wall-clock rates swing, CPU time per command is what a capacity model can multiply."""
@@ -253,7 +278,7 @@ def run(ports: list[int], dirs: list[Path], threads: int, seconds: float, think_
     reports = [result(p) for p in [wrk(port, d, threads, seconds, think_ms) for port, d in zip(ports, dirs)]]
     total = dict(reports[0])
     total["per_s"] = round(sum(r["per_s"] for r in reports), 1)
-    for key in ("commands", "refused", "exhausted", "socket_errors"):
+    for key in ("commands", "refused", "exhausted", "socket_errors", "reads", "not_modified", "reads_failed"):
         total[key] = sum(r[key] for r in reports)
     return total
 
@@ -276,13 +301,13 @@ async def main_async(args: argparse.Namespace) -> dict:
             started = time.perf_counter()
             played = await prepare(redis_url, need, wire_seat, args.seed)
             out["prepared_games"], out["prepare_s"] = len(played), round(time.perf_counter() - started, 1)
-            out["commands_per_game"] = round(sum(map(len, played)) / len(played), 1)
+            out["commands_per_game"] = round(sum(kind == "C" for game in played for kind, *_ in game) / len(played), 1)
             taken = 0
 
-            def take(n: int, name: str, threads: int, bare_too: bool = False) -> Path:
+            def take(n: int, name: str, threads: int, bare_too: bool = False, reads: bool = False) -> Path:
                 nonlocal taken
                 d = Path(tmp) / name
-                write_files(d, played[taken : taken + n], threads, bare=bare_too)
+                write_files(d, played[taken : taken + n], threads, bare=bare_too, reads=reads)
                 taken += 0 if bare_too else n
                 return d
 
@@ -297,10 +322,14 @@ async def main_async(args: argparse.Namespace) -> dict:
             # a human pace: every game its own connection, thinking between commands
             think_ms = int(args.think * 1000)
             projector = servers.projector()  # from here on, read models are kept as in production
+            settle(projector)  # its catching up on the games made so far is no paced command's cost
             for n in args.paced:
                 meter = CpuMeter(redis_url, {"api": servers.pids[api[0]], "projector": projector})
-                out[f"paced_{n}"] = report = run(api[:1], [take(n, f"paced{n}", n)], n, args.paced_seconds, think_ms)
+                paced_dir = take(n, f"paced{n}", n, reads=args.reads)
+                out[f"paced_{n}"] = report = run(api[:1], [paced_dir], n, args.paced_seconds, think_ms)
                 report.update(meter.per_command(report["commands"]))
+                # the share of a core the API process used: its CPU per command times commands per second
+                report["api_cores"] = round(report["api_cpu_ms_per_command"] * report["per_s"] / 1000, 3)
         finally:
             servers.close()
     return out
@@ -322,6 +351,12 @@ def main() -> None:
     parser.add_argument("--paced-seconds", type=float, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--paced-only", action="store_true", help="skip the saturated runs")
+    parser.add_argument(
+        "--no-reads",
+        dest="reads",
+        action="store_false",
+        help="paced runs send commands only (without the web client's reads after each move)",
+    )
     parser.add_argument(
         "--processes",
         type=lambda s: [int(x) for x in s.split(",") if x],

@@ -1,6 +1,8 @@
 -- wrk script of bench/bench_load.py: every wrk thread has one connection and plays its own
 -- games, one command after the other, from a file of commands prepared beforehand (legal, since
--- they were decided offline from each game's seed): one line per command, "path<TAB>token<TAB>body".
+-- they were decided offline from each game's seed): one line per request, "kind<TAB>path<TAB>token<TAB>body",
+-- kind C a command, R a read the web client makes after a move (sent with the ETag of its last answer
+-- for that path and token in If-None-Match, as a browser's cache does).
 -- Arguments (after --): the directory of the files, and the think time in milliseconds.
 
 local counter = 0
@@ -14,20 +16,28 @@ end
 
 -- globals: wrk reads a thread's counters with thread:get
 lines, at, think, sent, refused, exhausted, retried = {}, 0, 0, 0, 0, 0, 0
+kinds, paths, tokens, etags, reads, not_modified, reads_failed = {}, {}, {}, {}, 0, 0, 0
 
 function init(args)
   local dir = args[1]
   think = tonumber(args[2] or "0")
   local file = assert(io.open(dir .. "/t" .. tid .. ".txt", "r"))
   for line in file:lines() do
-    local path, token, body = line:match("^([^\t]*)\t([^\t]*)\t(.*)$")
-    -- a key per command, as our clients send: a command resent after a dropped connection (wrk
-    -- resends on a new one) gets its first answer instead of being applied or refused again
-    table.insert(lines, wrk.format("POST", path, {
-      ["Content-Type"] = "application/json",
-      ["Authorization"] = "Bearer " .. token,
-      ["Idempotency-Key"] = "load-" .. tid .. "-" .. (#lines + 1),
-    }, body))
+    local kind, path, token, body = line:match("^([CR])\t([^\t]*)\t([^\t]*)\t(.*)$")
+    table.insert(kinds, kind)
+    table.insert(paths, path)
+    table.insert(tokens, token)
+    if kind == "C" then
+      -- a key per command, as our clients send: a command resent after a dropped connection (wrk
+      -- resends on a new one) gets its first answer instead of being applied or refused again
+      table.insert(lines, wrk.format("POST", path, {
+        ["Content-Type"] = "application/json",
+        ["Authorization"] = "Bearer " .. token,
+        ["Idempotency-Key"] = "load-" .. tid .. "-" .. (#lines + 1),
+      }, body))
+    else
+      table.insert(lines, false)  -- built when sent: its If-None-Match is the last answer's ETag
+    end
   end
   file:close()
 end
@@ -39,11 +49,18 @@ function request()
     -- every prepared command is answered: a cheap read keeps the connection busy, counted apart
     return wrk.format("GET", "/health/live")
   end
-  return lines[at + 1]
+  local i = at + 1
+  if kinds[i] == "C" then return lines[i] end
+  local headers = { ["Accept"] = "application/json" }
+  if tokens[i] ~= "" then headers["Authorization"] = "Bearer " .. tokens[i] end
+  local etag = etags[paths[i]:match("^[^?]*") .. tokens[i]]
+  if etag then headers["If-None-Match"] = etag end
+  return wrk.format("GET", paths[i], headers)
 end
 
 function delay()
-  if think <= 0 then return 0 end
+  -- a person thinks before a move; the page reads at once after one
+  if think <= 0 or kinds[at + 1] == "R" then return 0 end
   return math.random(math.floor(think / 2), think + math.floor(think / 2))  -- a human's pace, not a metronome
 end
 
@@ -58,6 +75,17 @@ function response(status, headers, body)
     return
   end
   at = at + 1
+  if kinds[at] == "R" then
+    reads = reads + 1
+    if status == 304 then not_modified = not_modified + 1
+    elseif status ~= 200 then
+      reads_failed = reads_failed + 1
+      if reads_failed <= 3 then io.stderr:write("read " .. paths[at] .. ": " .. status .. " " .. body .. "\n") end
+    end
+    local etag = headers["etag"] or headers["ETag"]
+    if etag then etags[paths[at]:match("^[^?]*") .. tokens[at]] = etag end
+    return
+  end
   sent = sent + 1
   if status ~= 201 then
     refused = refused + 1
@@ -67,7 +95,11 @@ end
 
 function done(summary, latency, requests)
   local total_sent, total_refused, total_exhausted, total_retried = 0, 0, 0, 0
+  local total_reads, total_not_modified, total_reads_failed = 0, 0, 0
   for _, thread in ipairs(threads) do
+    total_reads = total_reads + thread:get("reads")
+    total_not_modified = total_not_modified + thread:get("not_modified")
+    total_reads_failed = total_reads_failed + thread:get("reads_failed")
     total_sent = total_sent + thread:get("sent")
     total_refused = total_refused + thread:get("refused")
     total_exhausted = total_exhausted + thread:get("exhausted")
@@ -75,9 +107,10 @@ function done(summary, latency, requests)
   end
   io.write(string.format(
     '{"requests": %d, "seconds": %.3f, "commands": %d, "refused": %d, "retried": %d, "exhausted": %d, ' ..
-    '"socket_errors": %d, "p50_ms": %.2f, "p90_ms": %.2f, "p99_ms": %.2f, "max_ms": %.2f}\n',
+    '"socket_errors": %d, "p50_ms": %.2f, "p90_ms": %.2f, "p99_ms": %.2f, "max_ms": %.2f, ' ..
+    '"reads": %d, "not_modified": %d, "reads_failed": %d}\n',
     summary.requests, summary.duration / 1e6, total_sent, total_refused, total_retried, total_exhausted,
     summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
     latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
-    latency.max / 1000))
+    latency.max / 1000, total_reads, total_not_modified, total_reads_failed))
 end
