@@ -1,4 +1,5 @@
-"""The baseline for the API benchmark: a bare Litestar endpoint doing one XADD, served by the API's own
+"""The baseline for the API benchmark: a bare Litestar endpoint doing one XADD (and WAIT for the
+replicas when PANTHEON_WAIT_REPLICAS says), served by the API's own
 HTTP stack (`service.http.server.run_server`: the same protocol, event loop and limits, from the same
 PANTHEON_* settings), so that its ratio to our API measures our work, not the server's.
 
@@ -16,11 +17,19 @@ from service.config import Settings
 from service.http.server import run_server
 
 _redis = Redis.from_url(os.environ["REDIS_URL"])
+# with PANTHEON_WAIT_REPLICAS (bench_load --replica), the write is acknowledged once replicated, as ours
+_REPLICAS = int(os.environ.get("PANTHEON_WAIT_REPLICAS") or 0)
 
 
 @post("/xadd", status_code=201)
 async def xadd(data: dict) -> dict:
-    entry = await _redis.xadd(f"bench-bare:{data.get('game', 'g')}", {"e": str(data)})
+    key, fields = f"bench-bare:{data.get('game', 'g')}", {"e": str(data)}
+    if not _REPLICAS:
+        entry = await _redis.xadd(key, fields)
+    else:
+        async with _redis.pipeline(transaction=False) as pipe:
+            pipe.xadd(key, fields).execute_command("WAIT", _REPLICAS, 1000)
+            entry, _ = await pipe.execute()
     return {"id": entry.decode()}
 
 

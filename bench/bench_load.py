@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -40,7 +41,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from bench.bench_api import _wait
-from bench.private_redis import free_port, private_redis
+from bench.private_redis import free_port, private_redis, replica_of
 from domain import games
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec
@@ -54,7 +55,7 @@ PREFIX = "bench"
 class Processes:
     """Server processes on the private Redis, stopped at the end."""
 
-    def __init__(self, redis_url: str, keep_alive_s: float) -> None:
+    def __init__(self, redis_url: str, keep_alive_s: float, wait_replicas: int | None = None) -> None:
         self.redis_url, self.procs, self.pids = redis_url, [], {}
         # keep-alive beyond the longest think time: wrk sends a request at once on a connection it
         # had to open again while a think-time delay is pending, and sends again when the delay
@@ -69,6 +70,8 @@ class Processes:
             PANTHEON_MAX_CONNECTIONS="5000",
             PANTHEON_KEEP_ALIVE_S=str(int(keep_alive_s)),
         )
+        if wait_replicas is not None:
+            self.env["PANTHEON_WAIT_REPLICAS"] = str(wait_replicas)
 
     def api(self) -> int:
         port = free_port()
@@ -287,8 +290,12 @@ async def main_async(args: argparse.Namespace) -> dict:
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
     out: dict = {"seconds": args.seconds, "threads_saturated": args.threads, "think_s": args.think}
-    with private_redis() as redis_url, tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
-        servers = Processes(redis_url, keep_alive_s=args.think * 1.5 + 10)
+    with contextlib.ExitStack() as stack:
+        redis_url = stack.enter_context(private_redis())
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-load-"))
+        if args.replica:  # acknowledged means replicated: every write waits for the replica (WAIT 1)
+            out["replica"] = stack.enter_context(replica_of(redis_url))
+        servers = Processes(redis_url, keep_alive_s=args.think * 1.5 + 10, wait_replicas=1 if args.replica else None)
         try:
             most = max(args.processes + [1])
             api = [servers.api() for _ in range(most)]
@@ -351,6 +358,11 @@ def main() -> None:
     parser.add_argument("--paced-seconds", type=float, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--paced-only", action="store_true", help="skip the saturated runs")
+    parser.add_argument(
+        "--replica",
+        action="store_true",
+        help="give the private Redis a replica and make the servers wait for it (PANTHEON_WAIT_REPLICAS=1)",
+    )
     parser.add_argument(
         "--no-reads",
         dest="reads",
