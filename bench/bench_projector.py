@@ -15,7 +15,8 @@ command beside it (it includes the write path's own commands).
 With `--old DIR`, every run is made twice, alternating: once with this checkout's projector and
 once with the projector of the checkout in DIR (its own `.venv`, if it has one), both against the
 same driver (this checkout's write path). `--profile FILE` records the first run of this checkout's
-projector with py-spy (speedscope format; `pip install -e ".[bench]"`).
+projector with py-spy (speedscope format, or collapsed stacks for a FILE ending in .txt; the py-spy
+beside this Python: `pip install -e ".[bench]"`).
 
     .venv/bin/python -m bench.bench_projector [--games 500] [--think 5] [--seconds 40] [--runs 3]
         [--old ../leanprojector-old] [--profile prof.json]
@@ -138,14 +139,14 @@ async def one_run(redis_url: str, checkout: Path, args, seed: int, profile: str 
         if profile:
             spy = subprocess.Popen(
                 [
-                    "py-spy",
+                    str(Path(sys.executable).with_name("py-spy")),
                     "record",
                     "-p",
                     str(projector.pid),
                     "-o",
                     profile,
                     "--format",
-                    "speedscope",
+                    "raw" if profile.endswith(".txt") else "speedscope",
                     "--nonblocking",
                 ],
                 stdout=subprocess.DEVNULL,

@@ -13,6 +13,8 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from redis.asyncio import RedisCluster
+
 from projections import GameFold
 from service.store.connection import TIMEOUT_S, connect
 from service.store.errors import RedisError
@@ -21,8 +23,10 @@ from service.store.streams import EventStore
 from .models import (
     PROJECTIONS,
     Catalog,
+    decode_envelopes,
     event_decoder,
     lost_models,
+    model_writes,
     read_envelopes,
     stored_versions,
     write_views,
@@ -103,8 +107,10 @@ class Projector:
     trim_every_s: float = 5.0  # how often a partition's feed is trimmed of entries every group has read
     retry_s: float = 1.0  # the first pause before a game that failed is tried again (then doubled)
     retry_max_s: float = 60.0
+    gather_ms: int = 10  # after a batch, entries gather this long before the next read (see `_consume`)
     stats: Stats = field(default_factory=Stats)
     _cache: OrderedDict = field(default_factory=OrderedDict)
+    _writes: list = field(default_factory=list)  # the batch's writes not sent yet: (game, _Cached, ids to ack)
     _failing: dict = field(default_factory=dict)  # game -> (monotonic time it may be tried again, pause)
 
     def __post_init__(self) -> None:
@@ -120,9 +126,13 @@ class Projector:
         return await ensure_current(self.store, self.catalog)
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Consume every partition until `stop` is set (within about `block_ms`), then leave the group."""
+        """Consume every partition until `stop` is set (within about `block_ms`), then leave the group:
+        all of them in one loop on one Redis, one loop per partition on a cluster (where a read
+        cannot span hash tags)."""
         await self.setup()
-        await asyncio.gather(*(self._consume(feed, stop) for feed in self.feeds.keys()))  # noqa: SIM118 - Feeds is no dict
+        feeds = self.feeds.keys()
+        groups = [[feed] for feed in feeds] if isinstance(self.store.redis, RedisCluster) else [feeds]
+        await asyncio.gather(*(self._consume(group, stop) for group in groups))
         await self._leave()
 
     async def drain(self) -> int:
@@ -137,11 +147,15 @@ class Projector:
     async def step(self, feed: str, *, block_ms: int | None = None, claim: bool = False) -> int:
         """One batch from one partition: entries idle too long at other consumers (`claim`),
         else new ones; the count of entries taken."""
-        entries = await self._claim(feed) if claim else []
-        if not entries:
-            entries = await self.feeds.read_new(feed, self.consumer, self.batch, block_ms)
-        await self._handle(feed, entries)
-        return len(entries)
+        return await self._step([feed], block_ms=block_ms, claim=claim)
+
+    async def _step(self, feeds: list[str], *, block_ms: int | None = None, claim: bool = False) -> int:
+        """One batch from the partitions `feeds` (one read: one Redis, or one partition)."""
+        batches = await self._claim(feeds) if claim else []
+        if not batches:
+            batches = await self.feeds.read_new_many(feeds, self.consumer, self.batch, block_ms)
+        await self._handle(batches)
+        return sum(len(entries) for _, entries in batches)
 
     async def trim(self, feed: str) -> int:
         """Drop the feed's entries that every consumer group has read and acknowledged (the feed
@@ -158,7 +172,11 @@ class Projector:
         return names
 
     # --- consuming ----------------------------------------------------------------------------
-    async def _consume(self, feed: str, stop: asyncio.Event) -> None:
+    async def _consume(self, feeds: list[str], stop: asyncio.Event) -> None:
+        """The loop on some partitions. After a batch smaller than `batch`, it waits `gather_ms`
+        before reading again, so that at a human pace one read, one read of events and one write
+        serve several commands (each wake-up of the process costs more than a command's folding);
+        an entry that comes while the loop waits in a read is taken at once."""
         now = time.monotonic()
         next_claim, next_sweep, next_trim, backoff = now, now, now + self.trim_every_s, 0.1
         while not stop.is_set():
@@ -166,22 +184,27 @@ class Projector:
                 now = time.monotonic()
                 if now >= next_trim:
                     next_trim = now + self.trim_every_s
-                    trimmed = await self.trim(feed)  # (`x += await …` reads x before awaiting: updates lost)
-                    self.stats.trimmed += trimmed
+                    for feed in feeds:
+                        trimmed = await self.trim(feed)  # (`x += await …` reads x before awaiting: updates lost)
+                        self.stats.trimmed += trimmed
                 if now >= next_sweep:
                     next_sweep = now + self.dead_after_ms / 4000
-                    removed = await self.remove_dead(feed)
-                    self.stats.removed += len(removed)
+                    for feed in feeds:
+                        removed = await self.remove_dead(feed)
+                        self.stats.removed += len(removed)
                 claim = now >= next_claim
                 if claim:
                     next_claim = now + self.claim_idle_ms / 4000
                 wait_ms = int((next_claim - time.monotonic()) * 1000)  # a read ends in time for the next claim
-                await self.step(feed, block_ms=max(1, min(self.block_ms, wait_ms)), claim=claim)
+                taken = await self._step(feeds, block_ms=max(1, min(self.block_ms, wait_ms)), claim=claim)
                 backoff = 0.1
+                if 0 < taken < self.batch and self.gather_ms:
+                    await asyncio.sleep(self.gather_ms / 1000)
             except RedisError as error:  # Redis away or restarted: retry later
-                log.warning("projector step on %s failed: %r", feed, error)
+                log.warning("projector step on %s failed: %r", ", ".join(feeds), error)
                 if "NOGROUP" in str(error):
-                    await self.feeds.join(feed)
+                    for feed in feeds:
+                        await self.feeds.join(feed)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
 
@@ -190,41 +213,46 @@ class Projector:
         for another to claim them)."""
         await self.feeds.leave(self.consumer)
 
-    async def _claim(self, feed: str) -> list:
-        entries = await self.feeds.claim_idle(feed, self.consumer, self.claim_idle_ms, self.batch)
-        self.stats.claimed += len(entries)
-        return entries
+    async def _claim(self, feeds: list[str]) -> list:
+        batches = await self.feeds.claim_idle_many(feeds, self.consumer, self.claim_idle_ms, self.batch)
+        self.stats.claimed += sum(len(entries) for _, entries in batches)
+        return batches
 
     async def _renew(self, feed: str, ids: list[bytes]) -> None:
         """Reset the idle time of entries this consumer still works on (XCLAIM to itself with
         JUSTID, which leaves their delivery count alone), so that no peer claims them meanwhile."""
         self.stats.renewed += await self.feeds.renew(feed, self.consumer, ids)
 
-    async def _handle(self, feed: str, entries: list) -> None:
-        """Project every game named in the batch; a game that fails leaves its entries pending (and
-        is skipped until its pause is over). The claim on the entries not done yet is renewed
-        whenever half `claim_idle_ms` has passed since the last time."""
-        held_since = time.monotonic()
-        games: dict[str, tuple[list[bytes], int]] = {}
-        orphans = []
-        for entry_id, fields in entries:
-            if not fields or b"game" not in fields:  # deleted or foreign entry: nothing to project
-                orphans.append(entry_id)
-                continue
-            ids, to = games.get(fields[b"game"].decode(), ([], 0))
-            games[fields[b"game"].decode()] = (ids + [entry_id], max(to, int(fields[b"to"])))
-        if orphans:
-            await self.feeds.ack(feed, orphans)
-            self.stats.entries += len(orphans)
+    async def _handle(self, batches: list) -> None:
+        """Project every game named in the batch ([(feed, entries)]); a game that fails leaves its
+        entries pending (and is skipped until its pause is over). The events of the cached games
+        are read in one round trip first, and their writes (each with its acks) sent together at
+        the end. Whenever half `claim_idle_ms` has passed since the last time, the writes so far
+        are sent and the claim on the entries not done yet is renewed."""
+        held_since, self._writes = time.monotonic(), []  # (those of a batch a Redis error ended are dropped)
+        games: dict[str, tuple[str, list[bytes], int]] = {}
+        for feed, entries in batches:
+            orphans = []
+            for entry_id, fields in entries:
+                if not fields or b"game" not in fields:  # deleted or foreign entry: nothing to project
+                    orphans.append(entry_id)
+                    continue
+                _, ids, to = games.get(fields[b"game"].decode(), (feed, [], 0))
+                games[fields[b"game"].decode()] = (feed, ids + [entry_id], max(to, int(fields[b"to"])))
+            if orphans:
+                await self.feeds.ack(feed, orphans)
+                self.stats.entries += len(orphans)
         batch = list(games.items())
-        for n, (game, (ids, to)) in enumerate(batch):
+        read = await self._read_cached([game for game, _ in batch])
+        for n, (game, (feed, ids, to)) in enumerate(batch):
             if self.claim_idle_ms and time.monotonic() - held_since >= self.claim_idle_ms / 2000:
-                await self._renew(feed, [i for _, (rest, _) in batch[n:] for i in rest])
+                await self._flush()
+                await self._renew_rest(batch[n:])
                 held_since = time.monotonic()
             if self._failing and self._failing.get(game, (0.0,))[0] > time.monotonic():
                 continue  # it failed a moment ago: its entries stay pending until its pause is over
             try:
-                await self._project(feed, game, ids, to)
+                await self._project(feed, game, ids, to, read.get(game))
             except RedisError:
                 raise
             except Exception:  # a bug or a bad event: keep going with the other games
@@ -238,10 +266,55 @@ class Projector:
                 self.stats.entries += len(ids)
                 if self._failing:
                     self._failing.pop(game, None)
+        await self._flush()
 
-    async def _project(self, feed: str, game: str, ids: list[bytes], to: int) -> None:
+    async def _renew_rest(self, rest: list) -> None:
+        by_feed: dict[str, list[bytes]] = {}
+        for _, (feed, ids, _) in rest:
+            by_feed.setdefault(feed, []).extend(ids)
+        for feed, ids in by_feed.items():
+            await self._renew(feed, ids)
+
+    async def _read_cached(self, games: list[str]) -> dict[str, list]:
+        """The envelopes from the last event of each cached fold on, for the games of the batch
+        that have one (one round trip); a game whose log is empty there is left to `_project`."""
+        cached = [(game, self._cache[game].fold.version) for game in games if game in self._cache]
+        if not cached:
+            return {}
+        blobs = await self.store.models.envelopes_blobs([(game, max(version - 1, 0)) for game, version in cached])
+        read = {game: decode_envelopes(blob) for (game, _), blob in zip(cached, blobs)}
+        return {game: envelopes for game, envelopes in read.items() if envelopes or self.store.cold is None}
+
+    async def _flush(self) -> None:
+        """Send the writes of the batch so far, with their acks, in one round trip; only then do
+        their folds go back in the cache."""
+        writes, self._writes = self._writes, []
+        if not writes:
+            return
+        results = await self.store.models.write_many(
+            [(game, c.fold.version, c.hash, model_writes(c.fold, lost=c.lost), ids) for game, c, ids in writes]
+        )
+        for (game, cached, _), (written, kept) in zip(writes, results):
+            if kept and (lost := await lost_models(self.store, game, cached.fold.projections)):
+                # a peer projected an event the log has lost since (a model ahead, or another hash)
+                log.warning(
+                    "game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost)
+                )
+                written += await write_views(self.store, game, cached.fold, last_hash=cached.hash, lost=lost)
+            self.stats.writes += written
+            cached.written, cached.lost = cached.fold.version, {}
+            self._keep(game, cached)
+
+    def _keep(self, game: str, cached: _Cached) -> None:
+        self._cache[game] = cached  # only a fold that went through whole goes back in the cache
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    async def _project(self, feed: str, game: str, ids: list[bytes], to: int, read: list | None = None) -> None:
+        """Fold the game to its newest event; its write (with the ack of `ids`) waits for `_flush`.
+        `read`: the envelopes from its cached fold's last event on, read already."""
         cached = self._cache.pop(game, None)
-        envelopes = await self._after(game, cached) if cached is not None else None
+        envelopes = await self._after(game, cached, read) if cached is not None else None
         if envelopes is None:  # not cached, or its fold holds an event the log lost
             cached = await self._cold(game, to)
             if cached is None:  # already projected (a redelivery), or the game is gone
@@ -254,29 +327,17 @@ class Projector:
             cached.hash = e.hash
             self.stats.folded += 1
         if cached.fold.version > cached.written or cached.lost:
-            kept: list[int] = []
-            written = await write_views(
-                self.store, game, cached.fold, ack=ids, last_hash=cached.hash, lost=cached.lost, kept=kept
-            )
-            if kept[0] and (lost := await lost_models(self.store, game, cached.fold.projections)):
-                # a peer projected an event the log has lost since (a model ahead, or another hash)
-                log.warning(
-                    "game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost)
-                )
-                written += await write_views(self.store, game, cached.fold, last_hash=cached.hash, lost=lost)
-            self.stats.writes += written
-            cached.written, cached.lost = cached.fold.version, {}
+            self._writes.append((game, cached, ids))
         else:
             await self.feeds.ack(feed, ids)
-        self._cache[game] = cached  # only a fold that went through whole goes back in the cache
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+            self._keep(game, cached)
 
-    async def _after(self, game: str, cached: _Cached) -> list | None:
-        """The envelopes that follow the cached fold; None when the log no longer holds the event
-        the fold ends with (a failover lost it, and the version may hold another event now)."""
+    async def _after(self, game: str, cached: _Cached, read: list | None = None) -> list | None:
+        """The envelopes that follow the cached fold (`read`: those from its last event on, read
+        already); None when the log no longer holds the event the fold ends with (a failover lost
+        it, and the version may hold another event now)."""
         version = cached.fold.version
-        envelopes = await read_envelopes(self.store, game, max(version - 1, 0))
+        envelopes = read if read is not None else await read_envelopes(self.store, game, max(version - 1, 0))
         if version == 0:
             return envelopes
         if not envelopes or envelopes[0].version != version or envelopes[0].hash != cached.hash:
