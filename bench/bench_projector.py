@@ -8,7 +8,8 @@ human), waits until the projector has projected them all, then plays every game 
 `--seconds`: each game's first command comes at a random moment within `--think` seconds (players
 arrive staggered), then one every `--think` seconds jittered ±50%, a random legal command submitted
 through the real write path (`GameService.submit`). After the window it waits until every game's
-read models reach the version of its last command. Reported: the projector process's CPU time
+read models reach the version of its last command. Reported: the lag of every command (from its
+append's answer until the board read model shows its version, polled every 2 ms), and the projector process's CPU time
 (user + system, /proc) from the start of the window to that moment, per command; Redis's CPU per
 command beside it (it includes the write path's own commands).
 
@@ -97,6 +98,26 @@ async def caught_up(redis: Redis, store: EventStore, heads: dict[str, int], time
     raise TimeoutError("the projector did not catch up")
 
 
+async def watch(redis: Redis, store: EventStore, waiting: dict[str, list], lags: list[float], stop: asyncio.Event):
+    """The lag of every command: from its append's answer until the game's board read model
+    reaches its version (every waiting game's version read in one round trip every 2 ms)."""
+    while not stop.is_set() or waiting:
+        if waiting:
+            names = list(waiting)
+            async with redis.pipeline(transaction=False) as pipe:
+                for game in names:
+                    pipe.hget(rm_key(store, game, "board"), "v")
+                versions = await pipe.execute()
+            now = time.perf_counter()
+            for game, v in zip(names, versions):
+                pending = waiting[game]
+                while pending and v is not None and int(v) >= pending[0][0]:
+                    lags.append(now - pending.pop(0)[1])
+                if not pending:
+                    del waiting[game]
+        await asyncio.sleep(0.002)
+
+
 async def play(
     service: GameService,
     game: str,
@@ -105,6 +126,7 @@ async def play(
     rnd: random.Random,
     end: float,
     gate: asyncio.Semaphore,
+    waiting: dict[str, list],
 ) -> int:
     """Play one game at a human pace until `end`; the commands submitted."""
     spec = games.default()
@@ -118,6 +140,7 @@ async def play(
             seat = decider.awaited(state).seat
             command = msgspec.to_builtins(spec.random_command(state, seat, rnd))
             heads[game] = (await service.submit(game, seat, command)).version
+            waiting.setdefault(game, []).append((heads[game], time.perf_counter()))
         submitted += 1
         await asyncio.sleep(min(args.think * rnd.uniform(0.5, 1.5), max(0.0, end - time.perf_counter())))
     return submitted
@@ -155,11 +178,14 @@ async def one_run(redis_url: str, checkout: Path, args, seed: int, profile: str 
         stats0 = await redis.info("commandstats")
         cpu0, redis0, t0 = cpu_s(projector.pid), redis_cpu_s(redis_url), time.perf_counter()
         rnd, gate = random.Random(seed), asyncio.Semaphore(32)
-        end = t0 + args.seconds
+        end, waiting, lags, stop = t0 + args.seconds, {}, [], asyncio.Event()
+        watcher = asyncio.create_task(watch(redis, store, waiting, lags, stop))
         counts = await asyncio.gather(
-            *(play(service, g, heads, args, random.Random(rnd.random()), end, gate) for g in list(heads))
+            *(play(service, g, heads, args, random.Random(rnd.random()), end, gate, waiting) for g in list(heads))
         )
         lag_s = await caught_up(redis, store, heads)
+        stop.set()
+        await watcher
         cpu1, redis1, wall = cpu_s(projector.pid), redis_cpu_s(redis_url), time.perf_counter() - t0
         stats1 = await redis.info("commandstats")
     finally:
@@ -178,6 +204,8 @@ async def one_run(redis_url: str, checkout: Path, args, seed: int, profile: str 
         "projector_cpu_share": round((user + system) / wall, 3),
         "redis_cpu_ms_per_command": round(1000 * (redis1 - redis0) / max(commands, 1), 3),
         "catch_up_s": round(lag_s, 2),
+        "lag_p50_ms": round(1000 * statistics.median(lags), 1),
+        "lag_p99_ms": round(1000 * sorted(lags)[int(len(lags) * 0.99)], 1),
         "feed_reads_per_command": round(calls(stats0, stats1, "xreadgroup") / max(commands, 1), 2),
         "load_average": round(os.getloadavg()[0], 2),
     }
@@ -202,8 +230,10 @@ def main() -> None:
             out["runs"].append(report)
             print(json.dumps(report), file=sys.stderr, flush=True)
     for name, _ in variants:
-        figures = [r["projector_cpu_ms_per_command"] for r in out["runs"] if r["variant"] == name]
-        out[f"{name}_median_ms"] = statistics.median(figures)
+        runs = [r for r in out["runs"] if r["variant"] == name]
+        out[f"{name}_median_ms"] = statistics.median(r["projector_cpu_ms_per_command"] for r in runs)
+        out[f"{name}_median_lag_p50_ms"] = statistics.median(r["lag_p50_ms"] for r in runs)
+        out[f"{name}_median_lag_p99_ms"] = statistics.median(r["lag_p99_ms"] for r in runs)
     print(json.dumps(out, indent=1))
 
 

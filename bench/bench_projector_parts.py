@@ -6,7 +6,8 @@ real write path, then walks every game command by command as a warm projector wo
 parts: the feed read that brings the command's entry (XREADGROUP, one entry), the read of the
 events after the cached fold (the `_READ` script), decoding and folding them, rendering the views,
 encoding them as JSON, and the write with its ack (the `_WRITE` script). Then the idle work of a
-partition's loop: an empty XAUTOCLAIM, and an XREADGROUP that times out after 1 ms.
+partition's loop: an empty XAUTOCLAIM, and an XREADGROUP that times out (Redis ends a blocked read
+at its next cron tick: after about 100 ms with `hz 10`, however short the block asked).
 
     .venv/bin/python -m bench.bench_projector_parts [--games 20] [--commands 60] [--rounds 3]
 """
@@ -25,9 +26,11 @@ import msgspec
 from bench.private_redis import private_redis
 from domain import games
 from projections import GameFold
-from service.read.models import PROJECTIONS, _JSON, event_decoder, read_envelopes
+from service.read.models import PROJECTIONS, event_decoder, read_envelopes
 from service.store.connection import connect
 from service.store.models import GROUP, ModelWrite
+
+JSON = msgspec.json.Encoder()
 from service.store.streams import EventStore
 from service.write import GameService, SeatSpec
 
@@ -65,7 +68,7 @@ async def walk(store: EventStore, game: str, versions: list[int], parts: Counter
     for to in versions[1:]:
         await store.redis.xadd(feed, {"game": game, "to": to})  # what the append adds (not timed)
         t = time.process_time_ns()
-        (_, fields), *_ = await store.feeds.read_new(feed, "bench", 64, None)
+        (entry_id, _), *_ = await store.feeds.read_new(feed, "bench", 64, None)
         t = timed(parts, "feed read (XREADGROUP)", t)
         envelopes = await read_envelopes(store, game, fold.version - 1, to)
         t = timed(parts, "events read (_READ script)", t)
@@ -75,11 +78,11 @@ async def walk(store: EventStore, game: str, versions: list[int], parts: Counter
         views = fold.views()
         t = timed(parts, "render views", t)
         models = [
-            ModelWrite(name, versions_by_name[name], {f: _JSON.encode(v) for f, v in fields.items()})
+            ModelWrite(name, versions_by_name[name], {f: JSON.encode(v) for f, v in fields.items()})
             for name, fields in views.items()
         ]
         t = timed(parts, "encode views (JSON)", t)
-        await store.models.write(game, fold.version, envelopes[-1].hash, models, mode=0, ack=[])
+        await store.models.write(game, fold.version, envelopes[-1].hash, models, mode=0, ack=[entry_id])
         timed(parts, "write and ack (_WRITE script)", t)
     return len(versions) - 1
 
@@ -103,9 +106,9 @@ async def measure(url: str, args) -> dict:
     for _ in range(args.games):
         game = (await service.create(spec.kind, {}, [SeatSpec(type="human")] * 2, claim=[0, 1])).game
         played[game] = await play(service, game, args.commands, rnd)
-    for feed in store.feed_keys():  # the entries of the play above: read, so that walk reads its own
-        while await store.feeds.read_new(feed, "bench", 1000, None):
-            pass
+    for feed in store.feed_keys():  # the entries of the play above: read and acked, so that walk reads its own
+        while entries := await store.feeds.read_new(feed, "bench", 1000, None):
+            await store.redis.xack(feed, GROUP, *(entry_id for entry_id, _ in entries))
     rounds = []
     for _ in range(args.rounds):
         parts: Counter = Counter()

@@ -77,7 +77,7 @@ def _alive(args: argparse.Namespace) -> int:
 
 
 def _projector(args: argparse.Namespace) -> int:
-    from service.read.projector import serve_projector
+    from service.read.process import serve_projector
 
     settings = args.settings
     options = {

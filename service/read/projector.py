@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
-import signal
 import socket
 import time
 import uuid
@@ -16,7 +14,6 @@ from dataclasses import dataclass, field
 from redis.asyncio import RedisCluster
 
 from projections import GameFold
-from service.store.connection import TIMEOUT_S, connect
 from service.store.errors import RedisError
 from service.store.streams import EventStore
 
@@ -48,6 +45,7 @@ class _Cached:
 @dataclass
 class Stats:
     entries: int = 0  # feed entries handled (acked)
+    batches: int = 0  # reads (or claims) that brought entries
     claimed: int = 0  # of which taken over from another consumer
     writes: int = 0  # read-model hashes written
     folded: int = 0  # events folded
@@ -130,30 +128,30 @@ class Projector:
         all of them in one loop on one Redis, one loop per partition on a cluster (where a read
         cannot span hash tags)."""
         await self.setup()
-        feeds = self.feeds.keys()
-        groups = [[feed] for feed in feeds] if isinstance(self.store.redis, RedisCluster) else [feeds]
-        await asyncio.gather(*(self._consume(group, stop) for group in groups))
+        await asyncio.gather(*(self._consume(group, stop) for group in self._groups()))
         await self._leave()
+
+    def _groups(self) -> list[list[str]]:
+        """The partitions read together: all of them on one Redis, each alone on a cluster."""
+        feeds = self.feeds.keys()
+        return [[feed] for feed in feeds] if isinstance(self.store.redis, RedisCluster) else [feeds]
 
     async def drain(self) -> int:
         """Handle everything claimable or new on every partition, without blocking; the count acked."""
         start = self.stats.entries
         while True:
             acked = self.stats.entries
-            handled = sum([await self.step(feed, claim=True) for feed in self.feeds.keys()])  # noqa: SIM118 - Feeds is no dict
+            handled = sum([await self.step(*group, claim=True) for group in self._groups()])
             if not handled or self.stats.entries == acked:  # nothing left, or only failing games
                 return self.stats.entries - start
 
-    async def step(self, feed: str, *, block_ms: int | None = None, claim: bool = False) -> int:
-        """One batch from one partition: entries idle too long at other consumers (`claim`),
-        else new ones; the count of entries taken."""
-        return await self._step([feed], block_ms=block_ms, claim=claim)
-
-    async def _step(self, feeds: list[str], *, block_ms: int | None = None, claim: bool = False) -> int:
-        """One batch from the partitions `feeds` (one read: one Redis, or one partition)."""
-        batches = await self._claim(feeds) if claim else []
+    async def step(self, *feeds: str, block_ms: int | None = None, claim: bool = False) -> int:
+        """One batch from some partitions (several only on one Redis: one read spans them):
+        entries idle too long at other consumers (`claim`), else new ones; the count taken."""
+        batches = await self._claim(list(feeds)) if claim else []
         if not batches:
-            batches = await self.feeds.read_new_many(feeds, self.consumer, self.batch, block_ms)
+            batches = await self.feeds.read_new_many(list(feeds), self.consumer, self.batch, block_ms)
+        self.stats.batches += bool(batches)
         await self._handle(batches)
         return sum(len(entries) for _, entries in batches)
 
@@ -196,7 +194,7 @@ class Projector:
                 if claim:
                     next_claim = now + self.claim_idle_ms / 4000
                 wait_ms = int((next_claim - time.monotonic()) * 1000)  # a read ends in time for the next claim
-                taken = await self._step(feeds, block_ms=max(1, min(self.block_ms, wait_ms)), claim=claim)
+                taken = await self.step(*feeds, block_ms=max(1, min(self.block_ms, wait_ms)), claim=claim)
                 backoff = 0.1
                 if 0 < taken < self.batch and self.gather_ms:
                     await asyncio.sleep(self.gather_ms / 1000)
@@ -383,70 +381,3 @@ def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_m
             f"dead_after_ms={dead_after_ms} is under 4 times the longest wait between two reads "
             f"({poll_ms} ms): live consumers would look dead"
         )
-
-
-async def run_projector(
-    redis_url: str,
-    prefix: str,
-    partitions: int,
-    stop: asyncio.Event,
-    *,
-    redis_timeout_s: float = TIMEOUT_S,
-    redis_detect_s: float | None = None,
-    **options,
-) -> Stats:
-    """Run one projector against `redis_url` until `stop` is set; its statistics. `redis_timeout_s`:
-    PANTHEON_REDIS_TIMEOUT_S, over which a command may take `block_ms` more; `redis_detect_s`:
-    PANTHEON_REDIS_DETECT_S (None: its default)."""
-    # a read blocks up to block_ms by design; a command unanswered well past that means a dead
-    # connection (a vanished host sends no reset): fail it, and the step is retried on a new one
-    block_ms = options.get("block_ms", Projector.block_ms)
-    client = connect(redis_url, timeout_s=redis_timeout_s + block_ms / 1000, detect_s=redis_detect_s)
-    store = EventStore(client, prefix=prefix, partitions=partitions)
-    try:
-        projector = Projector(store, **options)
-        await projector.run(stop)
-        return projector.stats
-    finally:
-        await store.aclose()
-
-
-def serve_projector(
-    redis_url: str | None,
-    prefix: str,
-    partitions: int,
-    *,
-    redis_timeout_s: float = TIMEOUT_S,
-    redis_detect_s: float | None = None,
-    **options,
-) -> Stats:
-    """The `pantheon projector` process: consume until SIGTERM or SIGINT, then finish the batch."""
-    checked = {
-        f.name: options.get(f.name, f.default)
-        for f in dataclasses.fields(Projector)
-        if f.name in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms")
-    }
-    try:
-        check_options(**checked)
-    except ValueError as error:
-        raise SystemExit(f"pantheon projector: {error}") from None
-    if not redis_url:
-        raise SystemExit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run a projector on its own.")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-
-    async def main() -> Stats:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        return await run_projector(
-            redis_url,
-            prefix,
-            partitions,
-            stop,
-            redis_timeout_s=redis_timeout_s,
-            redis_detect_s=redis_detect_s,
-            **options,
-        )
-
-    return asyncio.run(main())
