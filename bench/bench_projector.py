@@ -64,7 +64,7 @@ def calls(before: dict, after: dict, command: str) -> int:
     return after.get(key, {}).get("calls", 0) - before.get(key, {}).get("calls", 0)
 
 
-def start_projector(redis_url: str, checkout: Path) -> subprocess.Popen:
+def start_projector(redis_url: str, checkout: Path, options: list[str]) -> subprocess.Popen:
     """A `pantheon projector` process of `checkout` (its own virtualenv's Python when it has one)."""
     python = checkout / ".venv" / "bin" / "python"
     env = dict(
@@ -75,7 +75,7 @@ def start_projector(redis_url: str, checkout: Path) -> subprocess.Popen:
         PYTHONPATH=str(checkout),
     )
     return subprocess.Popen(
-        [str(python if python.exists() else sys.executable), "-m", "service.cli", "projector"],
+        [str(python if python.exists() else sys.executable), "-m", "service.cli", "projector", *options],
         cwd=checkout,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -151,7 +151,10 @@ async def one_run(redis_url: str, checkout: Path, args, seed: int, profile: str 
     store = EventStore(redis, prefix=PREFIX, partitions=PARTITIONS)
     service, spec = GameService(store), games.default()
     heads: dict[str, int] = {}
-    projector = start_projector(redis_url, checkout)  # it sees every game from its creation on, as in production
+    options = ["--gather-ms", str(args.gather_ms)] if args.gather_ms is not None and checkout == ROOT else []
+    projector = start_projector(
+        redis_url, checkout, options
+    )  # it sees every game from its creation on, as in production
     spy = None
     try:
         await asyncio.sleep(2.0)  # it has started (and rebuilt nothing: there is nothing yet)
@@ -218,6 +221,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--old", type=Path, help="another checkout whose projector runs alternately")
+    parser.add_argument("--gather-ms", type=int, help="this checkout's projector's --gather-ms (default: its own)")
     parser.add_argument("--profile", help="py-spy speedscope profile of this checkout's first run")
     args = parser.parse_args()
     variants = [("new", ROOT)] + ([("old", args.old.resolve())] if args.old else [])

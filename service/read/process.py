@@ -52,7 +52,7 @@ def serve_projector(
     checked = {
         f.name: options.get(f.name, f.default)
         for f in dataclasses.fields(Projector)
-        if f.name in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms")
+        if f.name in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms", "gather_ms")
     }
     try:
         check_options(**checked)

@@ -11,8 +11,6 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from redis.asyncio import RedisCluster
-
 from projections import GameFold
 from service.store.errors import RedisError
 from service.store.streams import EventStore
@@ -113,7 +111,11 @@ class Projector:
 
     def __post_init__(self) -> None:
         check_options(
-            batch=self.batch, block_ms=self.block_ms, claim_idle_ms=self.claim_idle_ms, dead_after_ms=self.dead_after_ms
+            batch=self.batch,
+            block_ms=self.block_ms,
+            claim_idle_ms=self.claim_idle_ms,
+            dead_after_ms=self.dead_after_ms,
+            gather_ms=self.gather_ms,
         )
         self.feeds = self.store.feeds
 
@@ -132,9 +134,7 @@ class Projector:
         await self._leave()
 
     def _groups(self) -> list[list[str]]:
-        """The partitions read together: all of them on one Redis, each alone on a cluster."""
-        feeds = self.feeds.keys()
-        return [[feed] for feed in feeds] if isinstance(self.store.redis, RedisCluster) else [feeds]
+        return self.feeds.read_together()
 
     async def drain(self) -> int:
         """Handle everything claimable or new on every partition, without blocking; the count acked."""
@@ -365,15 +365,16 @@ class Projector:
         return _Cached(GameFold(projections), kind, lost=lost)
 
 
-def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_ms: int) -> None:
+def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_ms: int, gather_ms: int = 0) -> None:
     """Raise ValueError unless the projector's options work together. A consumer's loop on a
     partition waits up to min(block_ms, claim_idle_ms / 4) ms in a read, and between reads says
     every dead_after_ms / 4 that it is alive for dead_after_ms more: dead_after_ms must be at
     least 4 times that wait, or a live consumer could be removed as dead (harmlessly: it holds
     nothing then, and its next entry brings it back; but it should not happen)."""
-    if batch < 1 or block_ms < 1 or claim_idle_ms < 0:
+    if batch < 1 or block_ms < 1 or claim_idle_ms < 0 or gather_ms < 0:
         raise ValueError(
-            f"batch={batch} and block_ms={block_ms} must be positive, claim_idle_ms={claim_idle_ms} not negative"
+            f"batch={batch} and block_ms={block_ms} must be positive, claim_idle_ms={claim_idle_ms} "
+            f"and gather_ms={gather_ms} not negative"
         )
     poll_ms = min(block_ms, max(1, claim_idle_ms // 4))
     if dead_after_ms < 4 * poll_ms:

@@ -91,6 +91,11 @@ class Feeds:
     def keys(self) -> list[str]:
         return self.store.feed_keys()
 
+    def read_together(self) -> list[list[str]]:
+        """The partitions one read can span: all of them on one Redis, each alone on a cluster
+        (where their hash tags put them in different slots)."""
+        return [[feed] for feed in self.keys()] if isinstance(self.redis, RedisCluster) else [self.keys()]
+
     async def join(self, feed: str) -> None:
         """Make the group on the partition (and its feed) unless it is there."""
         try:
