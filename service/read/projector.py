@@ -106,7 +106,6 @@ class Projector:
     gather_ms: int = 10  # after a batch, entries gather this long before the next read (see `_consume`)
     stats: Stats = field(default_factory=Stats)
     _cache: OrderedDict = field(default_factory=OrderedDict)
-    _writes: list = field(default_factory=list)  # the batch's writes not sent yet: (game, _Cached, ids to ack)
     _failing: dict = field(default_factory=dict)  # game -> (monotonic time it may be tried again, pause)
 
     def __post_init__(self) -> None:
@@ -227,7 +226,9 @@ class Projector:
         are read in one round trip first, and their writes (each with its acks) sent together at
         the end. Whenever half `claim_idle_ms` has passed since the last time, the writes so far
         are sent and the claim on the entries not done yet is renewed."""
-        held_since, self._writes = time.monotonic(), []  # (those of a batch a Redis error ended are dropped)
+        # the batch's writes not sent yet, (game, _Cached, ids to ack): its own, as on a cluster the
+        # partitions' loops handle their batches side by side (a Redis error drops them with the batch)
+        held_since, writes = time.monotonic(), list[tuple[str, _Cached, list[bytes]]]()
         games: dict[str, tuple[str, list[bytes], int]] = {}
         for feed, entries in batches:
             orphans = []
@@ -244,13 +245,13 @@ class Projector:
         read = await self._read_cached([game for game, _ in batch])
         for n, (game, (feed, ids, to)) in enumerate(batch):
             if self.claim_idle_ms and time.monotonic() - held_since >= self.claim_idle_ms / 2000:
-                await self._flush()
+                await self._flush(writes)
                 await self._renew_rest(batch[n:])
                 held_since = time.monotonic()
             if self._failing and self._failing.get(game, (0.0,))[0] > time.monotonic():
                 continue  # it failed a moment ago: its entries stay pending until its pause is over
             try:
-                await self._project(feed, game, ids, to, read.get(game))
+                await self._project(feed, game, ids, to, read.get(game), writes)
             except RedisError:
                 raise
             except Exception:  # a bug or a bad event: keep going with the other games
@@ -264,7 +265,7 @@ class Projector:
                 self.stats.entries += len(ids)
                 if self._failing:
                     self._failing.pop(game, None)
-        await self._flush()
+        await self._flush(writes)
 
     async def _renew_rest(self, rest: list) -> None:
         by_feed: dict[str, list[bytes]] = {}
@@ -283,10 +284,10 @@ class Projector:
         read = {game: decode_envelopes(blob) for (game, _), blob in zip(cached, blobs)}
         return {game: envelopes for game, envelopes in read.items() if envelopes or self.store.cold is None}
 
-    async def _flush(self) -> None:
+    async def _flush(self, queued: list) -> None:
         """Send the writes of the batch so far, with their acks, in one round trip; only then do
         their folds go back in the cache."""
-        writes, self._writes = self._writes, []
+        writes, queued[:] = list(queued), []
         if not writes:
             return
         results = await self.store.models.write_many(
@@ -308,7 +309,9 @@ class Projector:
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
 
-    async def _project(self, feed: str, game: str, ids: list[bytes], to: int, read: list | None = None) -> None:
+    async def _project(
+        self, feed: str, game: str, ids: list[bytes], to: int, read: list | None = None, writes: list | None = None
+    ) -> None:
         """Fold the game to its newest event; its write (with the ack of `ids`) waits for `_flush`.
         `read`: the envelopes from its cached fold's last event on, read already."""
         cached = self._cache.pop(game, None)
@@ -325,7 +328,10 @@ class Projector:
             cached.hash = e.hash
             self.stats.folded += 1
         if cached.fold.version > cached.written or cached.lost:
-            self._writes.append((game, cached, ids))
+            if writes is None:  # not part of a batch: sent at once
+                await self._flush([(game, cached, ids)])
+            else:
+                writes.append((game, cached, ids))
         else:
             await self.feeds.ack(feed, ids)
             self._keep(game, cached)

@@ -70,3 +70,30 @@ async def test_entries_that_come_while_the_projector_rests_after_a_batch_are_pro
         stop.set()
         await running
     assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
+
+
+async def test_batches_of_several_partitions_handled_side_by_side_lose_no_write(store, service):
+    """On a cluster each partition has its loop and they share one projector: each batch keeps its
+    own writes until it sends them."""
+    games = await new_games(service, 8)
+    await mark_current(store)
+    p = Projector(store)
+    await p.setup()
+    await p.drain()  # every game's fold is cached
+    real = p._project
+
+    async def taking_turns(*args):
+        await asyncio.sleep(0.01)  # folding a game lets the other partitions' batches go on
+        await real(*args)
+
+    async def later(n: int, feed: str) -> int:
+        await asyncio.sleep(0.015 * n)  # the loops' batches start at different moments
+        return await p.step(feed)
+
+    p._project = taking_turns  # type: ignore[method-assign]
+    for seed in range(3):
+        await play(service, games, 1, random.Random(50 + seed))
+        taken = await asyncio.gather(*(later(n, feed) for n, feed in enumerate(store.feed_keys())))
+        assert sum(taken) == 8
+        assert await pending(store) == 0  # every entry acked: its write went through
+    assert await snapshot(store, games) == await rebuilt_snapshot(store, games)
