@@ -77,7 +77,7 @@ def _alive(args: argparse.Namespace) -> int:
 
 
 def _projector(args: argparse.Namespace) -> int:
-    from service.read.projector import serve_projector
+    from service.read.process import serve_projector
 
     settings = args.settings
     options = {
@@ -85,6 +85,7 @@ def _projector(args: argparse.Namespace) -> int:
         "block_ms": args.block_ms,
         "claim_idle_ms": args.claim_idle_ms,
         "dead_after_ms": args.dead_after_ms,
+        "gather_ms": args.gather_ms,
     }
     if args.consumer:
         options["consumer"] = args.consumer
@@ -302,6 +303,13 @@ def parser() -> argparse.ArgumentParser:
         type=int,
         default=30_000,
         help="remove from the group consumers silent this long that hold no entries (default: %(default)s)",
+    )
+    pr.add_argument(
+        "--gather-ms",
+        type=int,
+        default=10,
+        help="after a batch, let entries gather this long before reading again: fewer wake-ups per "
+        "command, at most this much more lag (default: %(default)s)",
     )
     pr.set_defaults(func=_projector)
     ar = _settings_flags(

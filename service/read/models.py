@@ -66,17 +66,30 @@ async def write_views(
     one, whatever its version. Ack `ack` on the game's feed partition in the same step. The count
     written; `kept` gets the count of models left ahead of this write or at its version with another
     hash."""
+    models = model_writes(fold, names=names, lost=lost)
+    written, ahead = await store.models.write(game, fold.version, last_hash, models, mode=mode, ack=ack)
+    if kept is not None:
+        kept.append(ahead)
+    return int(written)
+
+
+def model_writes(
+    fold: GameFold, *, names: Iterable[str] | None = None, lost: dict[str, tuple[int, str]] | None = None
+) -> list[ModelWrite]:
+    """The views of `fold` (the projections named, or all) as JSON, ready for `store.models.write`;
+    a model in `lost` is replaced while it is still that lost one (see `write_views`)."""
     versions = {p.name: p.version for p in fold.projections}
-    models = [
+    return [
         ModelWrite(
             name, versions[name], {f: _JSON.encode(v) for f, v in fields.items()}, (lost or {}).get(name, ("", ""))
         )
         for name, fields in fold.views(names).items()
     ]
-    written, ahead = await store.models.write(game, fold.version, last_hash, models, mode=mode, ack=ack)
-    if kept is not None:
-        kept.append(ahead)
-    return int(written)
+
+
+def decode_envelopes(blob: bytes) -> list[Envelope]:
+    """The envelopes of one `store.models.envelopes_blob`."""
+    return _ENVELOPES.decode(blob)
 
 
 async def lost_models(store: EventStore, game: str, projections: Sequence[Projection]) -> dict[str, tuple[int, str]]:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
-import signal
 import socket
 import time
 import uuid
@@ -14,15 +12,16 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from projections import GameFold
-from service.store.connection import TIMEOUT_S, connect
 from service.store.errors import RedisError
 from service.store.streams import EventStore
 
 from .models import (
     PROJECTIONS,
     Catalog,
+    decode_envelopes,
     event_decoder,
     lost_models,
+    model_writes,
     read_envelopes,
     stored_versions,
     write_views,
@@ -44,6 +43,7 @@ class _Cached:
 @dataclass
 class Stats:
     entries: int = 0  # feed entries handled (acked)
+    batches: int = 0  # reads (or claims) that brought entries
     claimed: int = 0  # of which taken over from another consumer
     writes: int = 0  # read-model hashes written
     folded: int = 0  # events folded
@@ -103,13 +103,18 @@ class Projector:
     trim_every_s: float = 5.0  # how often a partition's feed is trimmed of entries every group has read
     retry_s: float = 1.0  # the first pause before a game that failed is tried again (then doubled)
     retry_max_s: float = 60.0
+    gather_ms: int = 10  # after a batch, entries gather this long before the next read (see `_consume`)
     stats: Stats = field(default_factory=Stats)
     _cache: OrderedDict = field(default_factory=OrderedDict)
     _failing: dict = field(default_factory=dict)  # game -> (monotonic time it may be tried again, pause)
 
     def __post_init__(self) -> None:
         check_options(
-            batch=self.batch, block_ms=self.block_ms, claim_idle_ms=self.claim_idle_ms, dead_after_ms=self.dead_after_ms
+            batch=self.batch,
+            block_ms=self.block_ms,
+            claim_idle_ms=self.claim_idle_ms,
+            dead_after_ms=self.dead_after_ms,
+            gather_ms=self.gather_ms,
         )
         self.feeds = self.store.feeds
 
@@ -120,28 +125,34 @@ class Projector:
         return await ensure_current(self.store, self.catalog)
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Consume every partition until `stop` is set (within about `block_ms`), then leave the group."""
+        """Consume every partition until `stop` is set (within about `block_ms`), then leave the group:
+        all of them in one loop on one Redis, one loop per partition on a cluster (where a read
+        cannot span hash tags)."""
         await self.setup()
-        await asyncio.gather(*(self._consume(feed, stop) for feed in self.feeds.keys()))  # noqa: SIM118 - Feeds is no dict
+        await asyncio.gather(*(self._consume(group, stop) for group in self._groups()))
         await self._leave()
+
+    def _groups(self) -> list[list[str]]:
+        return self.feeds.read_together()
 
     async def drain(self) -> int:
         """Handle everything claimable or new on every partition, without blocking; the count acked."""
         start = self.stats.entries
         while True:
             acked = self.stats.entries
-            handled = sum([await self.step(feed, claim=True) for feed in self.feeds.keys()])  # noqa: SIM118 - Feeds is no dict
+            handled = sum([await self.step(*group, claim=True) for group in self._groups()])
             if not handled or self.stats.entries == acked:  # nothing left, or only failing games
                 return self.stats.entries - start
 
-    async def step(self, feed: str, *, block_ms: int | None = None, claim: bool = False) -> int:
-        """One batch from one partition: entries idle too long at other consumers (`claim`),
-        else new ones; the count of entries taken."""
-        entries = await self._claim(feed) if claim else []
-        if not entries:
-            entries = await self.feeds.read_new(feed, self.consumer, self.batch, block_ms)
-        await self._handle(feed, entries)
-        return len(entries)
+    async def step(self, *feeds: str, block_ms: int | None = None, claim: bool = False) -> int:
+        """One batch from some partitions (several only on one Redis: one read spans them):
+        entries idle too long at other consumers (`claim`), else new ones; the count taken."""
+        batches = await self._claim(list(feeds)) if claim else []
+        if not batches:
+            batches = await self.feeds.read_new_many(list(feeds), self.consumer, self.batch, block_ms)
+        self.stats.batches += bool(batches)
+        await self._handle(batches)
+        return sum(len(entries) for _, entries in batches)
 
     async def trim(self, feed: str) -> int:
         """Drop the feed's entries that every consumer group has read and acknowledged (the feed
@@ -158,7 +169,11 @@ class Projector:
         return names
 
     # --- consuming ----------------------------------------------------------------------------
-    async def _consume(self, feed: str, stop: asyncio.Event) -> None:
+    async def _consume(self, feeds: list[str], stop: asyncio.Event) -> None:
+        """The loop on some partitions. After a batch smaller than `batch`, it waits `gather_ms`
+        before reading again, so that at a human pace one read, one read of events and one write
+        serve several commands (each wake-up of the process costs more than a command's folding);
+        an entry that comes while the loop waits in a read is taken at once."""
         now = time.monotonic()
         next_claim, next_sweep, next_trim, backoff = now, now, now + self.trim_every_s, 0.1
         while not stop.is_set():
@@ -166,22 +181,27 @@ class Projector:
                 now = time.monotonic()
                 if now >= next_trim:
                     next_trim = now + self.trim_every_s
-                    trimmed = await self.trim(feed)  # (`x += await …` reads x before awaiting: updates lost)
-                    self.stats.trimmed += trimmed
+                    for feed in feeds:
+                        trimmed = await self.trim(feed)  # (`x += await …` reads x before awaiting: updates lost)
+                        self.stats.trimmed += trimmed
                 if now >= next_sweep:
                     next_sweep = now + self.dead_after_ms / 4000
-                    removed = await self.remove_dead(feed)
-                    self.stats.removed += len(removed)
+                    for feed in feeds:
+                        removed = await self.remove_dead(feed)
+                        self.stats.removed += len(removed)
                 claim = now >= next_claim
                 if claim:
                     next_claim = now + self.claim_idle_ms / 4000
                 wait_ms = int((next_claim - time.monotonic()) * 1000)  # a read ends in time for the next claim
-                await self.step(feed, block_ms=max(1, min(self.block_ms, wait_ms)), claim=claim)
+                taken = await self.step(*feeds, block_ms=max(1, min(self.block_ms, wait_ms)), claim=claim)
                 backoff = 0.1
+                if 0 < taken < self.batch and self.gather_ms:
+                    await asyncio.sleep(self.gather_ms / 1000)
             except RedisError as error:  # Redis away or restarted: retry later
-                log.warning("projector step on %s failed: %r", feed, error)
+                log.warning("projector step on %s failed: %r", ", ".join(feeds), error)
                 if "NOGROUP" in str(error):
-                    await self.feeds.join(feed)
+                    for feed in feeds:
+                        await self.feeds.join(feed)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
 
@@ -190,41 +210,48 @@ class Projector:
         for another to claim them)."""
         await self.feeds.leave(self.consumer)
 
-    async def _claim(self, feed: str) -> list:
-        entries = await self.feeds.claim_idle(feed, self.consumer, self.claim_idle_ms, self.batch)
-        self.stats.claimed += len(entries)
-        return entries
+    async def _claim(self, feeds: list[str]) -> list:
+        batches = await self.feeds.claim_idle_many(feeds, self.consumer, self.claim_idle_ms, self.batch)
+        self.stats.claimed += sum(len(entries) for _, entries in batches)
+        return batches
 
     async def _renew(self, feed: str, ids: list[bytes]) -> None:
         """Reset the idle time of entries this consumer still works on (XCLAIM to itself with
         JUSTID, which leaves their delivery count alone), so that no peer claims them meanwhile."""
         self.stats.renewed += await self.feeds.renew(feed, self.consumer, ids)
 
-    async def _handle(self, feed: str, entries: list) -> None:
-        """Project every game named in the batch; a game that fails leaves its entries pending (and
-        is skipped until its pause is over). The claim on the entries not done yet is renewed
-        whenever half `claim_idle_ms` has passed since the last time."""
-        held_since = time.monotonic()
-        games: dict[str, tuple[list[bytes], int]] = {}
-        orphans = []
-        for entry_id, fields in entries:
-            if not fields or b"game" not in fields:  # deleted or foreign entry: nothing to project
-                orphans.append(entry_id)
-                continue
-            ids, to = games.get(fields[b"game"].decode(), ([], 0))
-            games[fields[b"game"].decode()] = (ids + [entry_id], max(to, int(fields[b"to"])))
-        if orphans:
-            await self.feeds.ack(feed, orphans)
-            self.stats.entries += len(orphans)
+    async def _handle(self, batches: list) -> None:
+        """Project every game named in the batch ([(feed, entries)]); a game that fails leaves its
+        entries pending (and is skipped until its pause is over). The events of the cached games
+        are read in one round trip first, and their writes (each with its acks) sent together at
+        the end. Whenever half `claim_idle_ms` has passed since the last time, the writes so far
+        are sent and the claim on the entries not done yet is renewed."""
+        # the batch's writes not sent yet, (game, _Cached, ids to ack): its own, as on a cluster the
+        # partitions' loops handle their batches side by side (a Redis error drops them with the batch)
+        held_since, writes = time.monotonic(), list[tuple[str, _Cached, list[bytes]]]()
+        games: dict[str, tuple[str, list[bytes], int]] = {}
+        for feed, entries in batches:
+            orphans = []
+            for entry_id, fields in entries:
+                if not fields or b"game" not in fields:  # deleted or foreign entry: nothing to project
+                    orphans.append(entry_id)
+                    continue
+                _, ids, to = games.get(fields[b"game"].decode(), (feed, [], 0))
+                games[fields[b"game"].decode()] = (feed, ids + [entry_id], max(to, int(fields[b"to"])))
+            if orphans:
+                await self.feeds.ack(feed, orphans)
+                self.stats.entries += len(orphans)
         batch = list(games.items())
-        for n, (game, (ids, to)) in enumerate(batch):
+        read = await self._read_cached([game for game, _ in batch])
+        for n, (game, (feed, ids, to)) in enumerate(batch):
             if self.claim_idle_ms and time.monotonic() - held_since >= self.claim_idle_ms / 2000:
-                await self._renew(feed, [i for _, (rest, _) in batch[n:] for i in rest])
+                await self._flush(writes)
+                await self._renew_rest(batch[n:])
                 held_since = time.monotonic()
             if self._failing and self._failing.get(game, (0.0,))[0] > time.monotonic():
                 continue  # it failed a moment ago: its entries stay pending until its pause is over
             try:
-                await self._project(feed, game, ids, to)
+                await self._project(feed, game, ids, to, read.get(game), writes)
             except RedisError:
                 raise
             except Exception:  # a bug or a bad event: keep going with the other games
@@ -238,10 +265,57 @@ class Projector:
                 self.stats.entries += len(ids)
                 if self._failing:
                     self._failing.pop(game, None)
+        await self._flush(writes)
 
-    async def _project(self, feed: str, game: str, ids: list[bytes], to: int) -> None:
+    async def _renew_rest(self, rest: list) -> None:
+        by_feed: dict[str, list[bytes]] = {}
+        for _, (feed, ids, _) in rest:
+            by_feed.setdefault(feed, []).extend(ids)
+        for feed, ids in by_feed.items():
+            await self._renew(feed, ids)
+
+    async def _read_cached(self, games: list[str]) -> dict[str, list]:
+        """The envelopes from the last event of each cached fold on, for the games of the batch
+        that have one (one round trip); a game whose log is empty there is left to `_project`."""
+        cached = [(game, self._cache[game].fold.version) for game in games if game in self._cache]
+        if not cached:
+            return {}
+        blobs = await self.store.models.envelopes_blobs([(game, max(version - 1, 0)) for game, version in cached])
+        read = {game: decode_envelopes(blob) for (game, _), blob in zip(cached, blobs)}
+        return {game: envelopes for game, envelopes in read.items() if envelopes or self.store.cold is None}
+
+    async def _flush(self, queued: list) -> None:
+        """Send the writes of the batch so far, with their acks, in one round trip; only then do
+        their folds go back in the cache."""
+        writes, queued[:] = list(queued), []
+        if not writes:
+            return
+        results = await self.store.models.write_many(
+            [(game, c.fold.version, c.hash, model_writes(c.fold, lost=c.lost), ids) for game, c, ids in writes]
+        )
+        for (game, cached, _), (written, kept) in zip(writes, results):
+            if kept and (lost := await lost_models(self.store, game, cached.fold.projections)):
+                # a peer projected an event the log has lost since (a model ahead, or another hash)
+                log.warning(
+                    "game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost)
+                )
+                written += await write_views(self.store, game, cached.fold, last_hash=cached.hash, lost=lost)
+            self.stats.writes += written
+            cached.written, cached.lost = cached.fold.version, {}
+            self._keep(game, cached)
+
+    def _keep(self, game: str, cached: _Cached) -> None:
+        self._cache[game] = cached  # only a fold that went through whole goes back in the cache
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    async def _project(
+        self, feed: str, game: str, ids: list[bytes], to: int, read: list | None = None, writes: list | None = None
+    ) -> None:
+        """Fold the game to its newest event; its write (with the ack of `ids`) waits for `_flush`.
+        `read`: the envelopes from its cached fold's last event on, read already."""
         cached = self._cache.pop(game, None)
-        envelopes = await self._after(game, cached) if cached is not None else None
+        envelopes = await self._after(game, cached, read) if cached is not None else None
         if envelopes is None:  # not cached, or its fold holds an event the log lost
             cached = await self._cold(game, to)
             if cached is None:  # already projected (a redelivery), or the game is gone
@@ -254,29 +328,20 @@ class Projector:
             cached.hash = e.hash
             self.stats.folded += 1
         if cached.fold.version > cached.written or cached.lost:
-            kept: list[int] = []
-            written = await write_views(
-                self.store, game, cached.fold, ack=ids, last_hash=cached.hash, lost=cached.lost, kept=kept
-            )
-            if kept[0] and (lost := await lost_models(self.store, game, cached.fold.projections)):
-                # a peer projected an event the log has lost since (a model ahead, or another hash)
-                log.warning(
-                    "game %s: read models %s hold events its log lost; rebuilt from the log", game, sorted(lost)
-                )
-                written += await write_views(self.store, game, cached.fold, last_hash=cached.hash, lost=lost)
-            self.stats.writes += written
-            cached.written, cached.lost = cached.fold.version, {}
+            if writes is None:  # not part of a batch: sent at once
+                await self._flush([(game, cached, ids)])
+            else:
+                writes.append((game, cached, ids))
         else:
             await self.feeds.ack(feed, ids)
-        self._cache[game] = cached  # only a fold that went through whole goes back in the cache
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+            self._keep(game, cached)
 
-    async def _after(self, game: str, cached: _Cached) -> list | None:
-        """The envelopes that follow the cached fold; None when the log no longer holds the event
-        the fold ends with (a failover lost it, and the version may hold another event now)."""
+    async def _after(self, game: str, cached: _Cached, read: list | None = None) -> list | None:
+        """The envelopes that follow the cached fold (`read`: those from its last event on, read
+        already); None when the log no longer holds the event the fold ends with (a failover lost
+        it, and the version may hold another event now)."""
         version = cached.fold.version
-        envelopes = await read_envelopes(self.store, game, max(version - 1, 0))
+        envelopes = read if read is not None else await read_envelopes(self.store, game, max(version - 1, 0))
         if version == 0:
             return envelopes
         if not envelopes or envelopes[0].version != version or envelopes[0].hash != cached.hash:
@@ -306,15 +371,16 @@ class Projector:
         return _Cached(GameFold(projections), kind, lost=lost)
 
 
-def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_ms: int) -> None:
+def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_ms: int, gather_ms: int = 0) -> None:
     """Raise ValueError unless the projector's options work together. A consumer's loop on a
     partition waits up to min(block_ms, claim_idle_ms / 4) ms in a read, and between reads says
     every dead_after_ms / 4 that it is alive for dead_after_ms more: dead_after_ms must be at
     least 4 times that wait, or a live consumer could be removed as dead (harmlessly: it holds
     nothing then, and its next entry brings it back; but it should not happen)."""
-    if batch < 1 or block_ms < 1 or claim_idle_ms < 0:
+    if batch < 1 or block_ms < 1 or claim_idle_ms < 0 or gather_ms < 0:
         raise ValueError(
-            f"batch={batch} and block_ms={block_ms} must be positive, claim_idle_ms={claim_idle_ms} not negative"
+            f"batch={batch} and block_ms={block_ms} must be positive, claim_idle_ms={claim_idle_ms} "
+            f"and gather_ms={gather_ms} not negative"
         )
     poll_ms = min(block_ms, max(1, claim_idle_ms // 4))
     if dead_after_ms < 4 * poll_ms:
@@ -322,70 +388,3 @@ def check_options(*, batch: int, block_ms: int, claim_idle_ms: int, dead_after_m
             f"dead_after_ms={dead_after_ms} is under 4 times the longest wait between two reads "
             f"({poll_ms} ms): live consumers would look dead"
         )
-
-
-async def run_projector(
-    redis_url: str,
-    prefix: str,
-    partitions: int,
-    stop: asyncio.Event,
-    *,
-    redis_timeout_s: float = TIMEOUT_S,
-    redis_detect_s: float | None = None,
-    **options,
-) -> Stats:
-    """Run one projector against `redis_url` until `stop` is set; its statistics. `redis_timeout_s`:
-    PANTHEON_REDIS_TIMEOUT_S, over which a command may take `block_ms` more; `redis_detect_s`:
-    PANTHEON_REDIS_DETECT_S (None: its default)."""
-    # a read blocks up to block_ms by design; a command unanswered well past that means a dead
-    # connection (a vanished host sends no reset): fail it, and the step is retried on a new one
-    block_ms = options.get("block_ms", Projector.block_ms)
-    client = connect(redis_url, timeout_s=redis_timeout_s + block_ms / 1000, detect_s=redis_detect_s)
-    store = EventStore(client, prefix=prefix, partitions=partitions)
-    try:
-        projector = Projector(store, **options)
-        await projector.run(stop)
-        return projector.stats
-    finally:
-        await store.aclose()
-
-
-def serve_projector(
-    redis_url: str | None,
-    prefix: str,
-    partitions: int,
-    *,
-    redis_timeout_s: float = TIMEOUT_S,
-    redis_detect_s: float | None = None,
-    **options,
-) -> Stats:
-    """The `pantheon projector` process: consume until SIGTERM or SIGINT, then finish the batch."""
-    checked = {
-        f.name: options.get(f.name, f.default)
-        for f in dataclasses.fields(Projector)
-        if f.name in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms")
-    }
-    try:
-        check_options(**checked)
-    except ValueError as error:
-        raise SystemExit(f"pantheon projector: {error}") from None
-    if not redis_url:
-        raise SystemExit("Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run a projector on its own.")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-
-    async def main() -> Stats:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        return await run_projector(
-            redis_url,
-            prefix,
-            partitions,
-            stop,
-            redis_timeout_s=redis_timeout_s,
-            redis_detect_s=redis_detect_s,
-            **options,
-        )
-
-    return asyncio.run(main())

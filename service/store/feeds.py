@@ -91,6 +91,11 @@ class Feeds:
     def keys(self) -> list[str]:
         return self.store.feed_keys()
 
+    def read_together(self) -> list[list[str]]:
+        """The partitions one read can span: all of them on one Redis, each alone on a cluster
+        (where their hash tags put them in different slots)."""
+        return [[feed] for feed in self.keys()] if isinstance(self.redis, RedisCluster) else [self.keys()]
+
     async def join(self, feed: str) -> None:
         """Make the group on the partition (and its feed) unless it is there."""
         try:
@@ -115,10 +120,33 @@ class Feeds:
         # RESP2's answer: [[feed, entries]] (redis-py's type also allows RESP3's dict)
         return cast("list[list[Any]]", reply)[0][1] if reply else []
 
+    async def read_new_many(self, feeds: list[str], consumer: str, count: int, block_ms: int | None) -> list:
+        """Like `read_new` on several partitions in one read (one Redis, not a cluster: the
+        partitions' hash tags differ): [(feed, entries)] for those that had some."""
+        if len(feeds) == 1:
+            entries = await self.read_new(feeds[0], consumer, count, block_ms)
+            return [(feeds[0], entries)] if entries else []
+        reply = await self.redis.xreadgroup(GROUP, consumer, dict.fromkeys(feeds, ">"), count=count, block=block_ms)
+        pairs = reply.items() if isinstance(reply, dict) else cast("list[list[Any]]", reply or [])
+        return [(feed.decode() if isinstance(feed, bytes) else feed, entries) for feed, entries in pairs if entries]
+
     async def claim_idle(self, feed: str, consumer: str, idle_ms: int, count: int) -> list:
         """Up to `count` entries unacknowledged at other consumers for `idle_ms`, now the consumer's."""
         reply = await self.redis.xautoclaim(feed, GROUP, consumer, idle_ms, "0-0", count=count)
         return [(entry_id, fields) for entry_id, fields in reply[1] if entry_id is not None]
+
+    async def claim_idle_many(self, feeds: list[str], consumer: str, idle_ms: int, count: int) -> list:
+        """Like `claim_idle` on several partitions in one round trip (one Redis, not a cluster):
+        [(feed, entries)] for those that had some."""
+        if len(feeds) == 1:
+            entries = await self.claim_idle(feeds[0], consumer, idle_ms, count)
+            return [(feeds[0], entries)] if entries else []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for feed in feeds:
+                pipe.xautoclaim(feed, GROUP, consumer, idle_ms, "0-0", count=count)
+            replies = await pipe.execute()
+        claimed = [(feed, [(i, f) for i, f in reply[1] if i is not None]) for feed, reply in zip(feeds, replies)]
+        return [(feed, entries) for feed, entries in claimed if entries]
 
     async def renew(self, feed: str, consumer: str, ids: list[bytes]) -> int:
         """Reset the idle time of entries the consumer still works on (XCLAIM to itself with JUSTID,

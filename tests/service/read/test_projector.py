@@ -327,7 +327,7 @@ async def test_the_lag_of_a_partition_is_the_age_of_its_oldest_entry_not_yet_pro
 
 def test_the_projector_command_defaults_are_the_projectors_and_its_options_are_checked(monkeypatch):
     args, defaults = parser().parse_args(["projector"]), {f.name: f.default for f in dataclasses.fields(Projector)}
-    for option in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms"):
+    for option in ("batch", "block_ms", "claim_idle_ms", "dead_after_ms", "gather_ms"):
         assert getattr(args, option) == defaults[option], option
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")  # never reached
     with pytest.raises(SystemExit, match="dead_after_ms=500"):  # a live consumer reads every 250 ms by default
