@@ -58,6 +58,7 @@ from .openapi import (
     openapi_config,
 )
 from .play import PlayController
+from .rematch import RematchController
 from .problems import EXCEPTION_HANDLERS, problems
 from .quotas import Quotas
 from .requestid import stamp
@@ -250,6 +251,7 @@ def create_app(settings: Settings) -> Litestar:
         route_handlers=[
             GamesController,
             PlayController,
+            RematchController,
             AuditController,
             OperationsController,
             swagger_assets(),
