@@ -58,9 +58,9 @@ from .openapi import (
     openapi_config,
 )
 from .play import PlayController
-from .rematch import RematchController
 from .problems import EXCEPTION_HANDLERS, problems
 from .quotas import Quotas
+from .rematch import RematchController
 from .requestid import stamp
 from .sse import Frames
 from .strict import HeadAsGet, StrictRequests

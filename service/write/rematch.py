@@ -77,7 +77,7 @@ async def _make(games: Games, new: str, ended: str, meta: dict[str, bytes], opti
     command = spec.create_command({**options, "players": len(seats)})
     seed = secrets.token_bytes(32)  # never derived: the first seat is drawn afresh
     events = decide(spec.decider, None, command, seed, new, 0)
-    idle = {"idle_seconds": int(meta["idle_seconds"])} if "idle_seconds" in meta else {}
+    idle: dict[str, Any] = {"idle_seconds": int(meta["idle_seconds"])} if "idle_seconds" in meta else {}
     fields, _ = new_meta(kind, seed, seats, rematch_of=ended, **idle)
     fields["admin"] = meta["admin"].decode()  # whoever held the ended game's admin token holds this one's
     for seat, held in _reserved(meta, len(seats)).items():
@@ -108,7 +108,8 @@ async def _claim(games: Games, new: str, seat: int, mine: str, old_token: str) -
     outcome = await games.store.records.claim_seat(new, seat, token_hash(mine), token_hash(old_token))
     if outcome == "gone":
         raise ServiceError(
-            Code.GAME_OVER, f"The rematch of this game ({new}) has already ended and been archived; you had no seat in it."
+            Code.GAME_OVER,
+            f"The rematch of this game ({new}) has already ended and been archived; you had no seat in it.",
         )
     if outcome in ("taken", "invite"):
         raise ServiceError(

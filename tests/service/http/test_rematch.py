@@ -54,7 +54,9 @@ async def ended(client, played, seats: list[dict]) -> tuple[str, str, dict[int, 
     answer = fork.json()
     tokens = {s["seat"]: s["token"] for s in answer["seats"]}
     for invite in answer["invites"]:
-        claim = await client.post(f"/games/{answer['game']}/seats/{invite['seat']}/claim", json={"invite": invite["code"]})
+        claim = await client.post(
+            f"/games/{answer['game']}/seats/{invite['seat']}/claim", json={"invite": invite["code"]}
+        )
         tokens[invite["seat"]] = claim.json()["token"]
     assert (await client.get(f"/games/{answer['game']}")).json()["finished"]
     return answer["game"], answer["admin_token"], tokens
@@ -64,7 +66,11 @@ def rematch(client, game: str, token: str | None):
     return client.post(f"/games/{game}/rematch", headers=bearer(token) if token else {})
 
 
-HUMAN, INVITED, GREEDY = {"type": "human", "holder": "creator"}, {"type": "human", "holder": "invite"}, {"type": "ai", "level": "greedy"}
+HUMAN, INVITED, GREEDY = (
+    {"type": "human", "holder": "creator"},
+    {"type": "human", "holder": "invite"},
+    {"type": "ai", "level": "greedy"},
+)
 
 
 async def test_a_rematch_has_the_ended_games_kind_options_and_seats_with_a_new_seed_and_the_caller_in_their_seat(
@@ -77,7 +83,9 @@ async def test_a_rematch_has_the_ended_games_kind_options_and_seats_with_a_new_s
 
     assert answer.status_code == 201, answer.text
     body = answer.json()
-    assert body["seat"] == 1 and body["kind"] == before["kind"] and answer.headers["location"] == f"/games/{body['game']}"
+    assert (
+        body["seat"] == 1 and body["kind"] == before["kind"] and answer.headers["location"] == f"/games/{body['game']}"
+    )
     new = (await client.get(f"/games/{body['game']}")).json()
     assert new["options"] == before["options"] and not new["finished"] and new["version"] >= 1
     assert new["commitment"] != before["commitment"]  # a seed of its own: the first seat drawn afresh
@@ -132,15 +140,15 @@ async def test_the_ended_games_admin_token_is_the_rematchs_admin_and_no_seats_to
     game, admin, tokens = await ended(client, played, [HUMAN, INVITED, GREEDY])
     new = (await rematch(client, game, tokens[1])).json()
 
-    by_seat = await client.post(f"/games/{new['game']}/seats/0/ai", json={"level": "random"}, headers=bearer(new["token"]))
+    by_seat = await client.post(
+        f"/games/{new['game']}/seats/0/ai", json={"level": "random"}, headers=bearer(new["token"])
+    )
     assert_problem(by_seat, 403, "wrong_token")
     by_admin = await client.post(f"/games/{new['game']}/seats/0/ai", json={"level": "random"}, headers=bearer(admin))
     assert by_admin.status_code == 200, by_admin.text
 
 
-async def test_a_rematch_is_refused_for_a_running_game_an_unknown_game_and_callers_without_a_seat_token(
-    client, played
-):
+async def test_a_rematch_is_refused_for_a_running_game_an_unknown_game_and_callers_without_a_seat_token(client, played):
     running, admin, tokens = await new_game(client)
     answer = assert_problem(await rematch(client, running, tokens[0]), 409, "game_in_progress")
     assert "once it has ended" in answer["detail"]
