@@ -32,9 +32,11 @@ const TIE_BREAKS = {
   },
   pantheon_cards: {  // a tie for the most points is fought out in the Battle of Pantheons
     key: (o, seat) => ((o.winners || []).includes(seat) ? 1 : 0),
+    // a battle that found a winner leaves no tie in the final scores: say that it was fought
+    decided: (o) => (o.reason === "battle_of_pantheons" ? `The seats tied for the most points fought the Battle of `
+      + `Pantheons, and ${names(o.winners)} won it (the scores are as the battle left them).` : null),
     words(o, seats, score) {
       if (!seats.some((s) => o.winners.includes(s))) return `${names(seats)} tied on ${points(score)}: they share the place.`;
-      if (o.reason === "battle_of_pantheons") return `The Battle of Pantheons broke a tie for the most points: ${names(o.winners)} won it.`;
       const why = o.reason === "no_power" ? "no tied seat had a god power left to use" : "it reached its turn limit";
       return `${names(seats)} tied on ${points(score)}; the Battle of Pantheons ended in a draw (${why}): they share the victory.`;
     },
@@ -53,13 +55,14 @@ export function ranking(kind, outcome) {
   return seats.map((s) => ({ seat: s, score: scores[s], place: place(s) })).sort((a, b) => a.place - b.place || a.seat - b.seat);
 }
 
-// The sentences for each group of seats tied on points (none when no two seats tie).
+// The sentences for each group of seats tied on points, and a tie settled during the game (none: no tie).
 export function tieBreaks(kind, outcome) {
   const rule = TIE_BREAKS[kind] || NO_TIE_BREAK;
   const byScore = new Map();
   (outcome.scores || []).forEach((score, seat) => byScore.set(score, [...(byScore.get(score) || []), seat]));
-  return [...byScore].filter(([, seats]) => seats.length > 1).sort((a, b) => b[0] - a[0])
-    .map(([score, seats]) => rule.words(outcome, seats, score));
+  const decided = rule.decided ? rule.decided(outcome) : null;
+  return [...(decided ? [decided] : []), ...[...byScore].filter(([, seats]) => seats.length > 1)
+    .sort((a, b) => b[0] - a[0]).map(([score, seats]) => rule.words(outcome, seats, score))];
 }
 
 // A seat's score breakdown in words, from whatever the game's score view says of it.
