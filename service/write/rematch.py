@@ -49,7 +49,7 @@ async def rematch(games: Games, ended: str, seat: int, token: str, admit: Admit 
     meta = await games.meta(ended)
     if "read_only" in meta:
         raise ServiceError(Code.READ_ONLY, "This game was imported as an archive; it has no rematch here.")
-    version, state = await state_at(games, ended)
+    _, state = await state_at(games, ended)
     kind = meta["kind"].decode()
     if not game_of(kind).decider.is_terminal(state):
         raise ServiceError(
@@ -80,7 +80,7 @@ async def _make(games: Games, new: str, ended: str, meta: dict[str, bytes], opti
     idle: dict[str, Any] = {"idle_seconds": int(meta["idle_seconds"])} if "idle_seconds" in meta else {}
     fields, _ = new_meta(kind, seed, seats, rematch_of=ended, **idle)
     fields["admin"] = meta["admin"].decode()  # whoever held the ended game's admin token holds this one's
-    for seat, held in _reserved(meta, len(seats)).items():
+    for seat, held in _reserved(meta).items():
         fields[f"invite:{seat}"] = held
     envelopes = wrap_batch(
         new, 0, "", events, command, seat=None, recorded_at=fields["created_at"], facts=first_facts(fields)
@@ -88,13 +88,13 @@ async def _make(games: Games, new: str, ended: str, meta: dict[str, bytes], opti
     await start(games, new, envelopes, fields, "")
 
 
-def _reserved(meta: dict[str, bytes], players: int) -> dict[int, str]:
+def _reserved(meta: dict[str, bytes]) -> dict[int, str]:
     """Each human seat's reservation in the rematch: the hash of the token that held it (claimed
     with that token as its invite code), or the seat's unused invite, if it had one."""
     out = {}
-    for seat in range(players):
+    for seat, spec in enumerate(seats_of(meta)):
         held = meta.get(f"seat:{seat}") or meta.get(f"invite:{seat}")
-        if held is not None and seats_of(meta)[seat].type == "human":
+        if held is not None and spec.type == "human":
             out[seat] = held.decode()
     return out
 
