@@ -5,6 +5,7 @@
 import { change, remember } from "./api.js";
 import { seatName } from "./board.js";
 import { h, problemText, swatch, who } from "./dom.js";
+import { cardName } from "./pantheon-cards.js";
 
 const names = (seats) => seats.map(seatName).join(" and ");
 const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
@@ -66,15 +67,17 @@ export function tieBreaks(kind, outcome) {
 }
 
 // A seat's score breakdown in words, from whatever the game's score view says of it.
+const named = (v) => (/^[a-z]+\.[a-z0-9_.]+$/.test(String(v)) ? cardName(v) : String(v));  // a card's id: its name
+const LABELS = { doubled: "doubled: every god of one pantheon" };
 const SKIPPED = new Set(["seat", "total", "scorings", "gods_by_epoch", "gods_by_source"]);
 export function breakdown(row) {
   const parts = [];
   for (const [field, value] of Object.entries(row || {})) {
-    const label = field.replace(/_/g, " ");
+    const label = LABELS[field] || field.replace(/_/g, " ");
     if (SKIPPED.has(field) || value === null || value === false || value === 0) continue;
     if (typeof value === "number") parts.push(`${label} ${value}`);
     else if (value === true) parts.push(label);
-    else if (Array.isArray(value) && value.length && value.every((v) => typeof v !== "object")) parts.push(`${label}: ${value.join(", ")}`);
+    else if (Array.isArray(value) && value.length && value.every((v) => typeof v !== "object")) parts.push(`${label}: ${value.map(named).join(", ")}`);
     else if (value && typeof value === "object" && !Array.isArray(value)) {
       const sum = Object.values(value).reduce((a, b) => a + (Number(b) || 0), 0);
       if (sum) parts.push(`${label} ${sum}`);
