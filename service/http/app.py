@@ -60,6 +60,7 @@ from .openapi import (
 from .play import PlayController
 from .problems import EXCEPTION_HANDLERS, problems
 from .quotas import Quotas
+from .rematch import RematchController
 from .requestid import stamp
 from .sse import Frames
 from .strict import HeadAsGet, StrictRequests
@@ -250,6 +251,7 @@ def create_app(settings: Settings) -> Litestar:
         route_handlers=[
             GamesController,
             PlayController,
+            RematchController,
             AuditController,
             OperationsController,
             swagger_assets(),

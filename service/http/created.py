@@ -14,6 +14,7 @@ T = TypeVar("T")
 LOCATIONS = {
     "create_game": "The new game: `/games/{game}`.",
     "fork_game": "The fork: `/games/{game}` of the new game.",
+    "rematch_game": "The rematch: `/games/{game}` of the new game.",
     "claim_seat": "The seat's view, `/games/{game_id}/view`: read it with the token in the answer.",
     "reissue_seat_token": "The seat's claim, `/games/{game_id}/seats/{seat}/claim`: claim it with the invite code.",
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import create as _create
 from . import reads as _reads
+from . import rematch as _rematch
 from . import seats as _seats
 from . import submit as _submit
 from .service import Games
@@ -20,6 +21,7 @@ class GameService(Games):
     reissue = _seats.reissue
     hand_to_ai = _seats.hand_to_ai
     take_back = _seats.take_back
+    rematch = _rematch.rematch
     submit = _submit.submit
     record_rejected = _submit.record_rejected
     rejected = _submit.rejected

@@ -89,7 +89,8 @@ def test_a_whole_three_player_card_game_against_two_ais_is_played_by_clicks_to_t
     outcome = page.get_by_test_id("outcome")
     assert [int(x) for x in outcome.get_attribute("data-scores").split(",")] == final["outcome"]["scores"]
     winners = " and ".join(f"Player {'ABC'[w]}" for w in final["outcome"]["winners"])
-    assert outcome.locator("p").inner_text() == f"Winner: {winners}."
+    verdict = page.get_by_test_id("end-screen").locator(".verdict").inner_text()
+    assert verdict == (f"{winners} share the victory." if len(final["outcome"]["winners"]) > 1 else f"{winners} wins.")
     last = httpx.get(
         f"{server}/games/{game}/view", params={"at": final["version"]}, headers={"Authorization": f"Bearer {token}"}
     ).json()["view"]

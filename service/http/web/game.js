@@ -3,7 +3,8 @@
 
 import { adminToken, change, follow, get, mySeat, saved } from "./api.js";
 import { seatName } from "./board.js";
-import { h, problemText, swatch, who } from "./dom.js";
+import { h, problemText, who } from "./dom.js";
+import { endScreen } from "./endscreen.js";
 import { forKind, kindTitle } from "./kinds.js";
 import { MoveLog } from "./movelog.js";
 
@@ -107,6 +108,9 @@ export class GamePage {
       this.path = [];
     }
     if (detail.finished) { this.stack = []; this.path = []; }
+    if (detail.finished && !this.score) {  // the end screen's breakdown: an aid, the end screen shows without it
+      this.score = await get(`games/${this.game}/score`, { signal }).catch(() => null);
+    }
     const shown = `${detail.version}|${view.version}|${this.stack.length}|${this.current() ? this.current().version : ""}`;
     if (shown !== this.shown) this.render();  // a stream echo of what is shown draws nothing again
     this.shown = shown;
@@ -159,15 +163,9 @@ export class GamePage {
   }
 
   outcomePanel() {
-    const outcome = this.detail.outcome || {};
-    const scores = outcome.scores || [];
-    const winners = (outcome.winners || []).map(seatName).join(" and ");
-    return h("section", { class: "outcome", "data-testid": "outcome", "data-scores": scores.join(","),
-      "aria-label": "Outcome" },
-    h("h2", {}, "Final scores"),
-    h("ol", {}, scores.map((score, seat) => h("li", { "data-seat": seat }, swatch(seat), ` ${who(seat, this.detail, this.seat)}: `,
-      h("strong", {}, String(score))))),
-    h("p", {}, winners ? `Winner: ${winners}.` : ""));
+    const held = (saved()[this.game] || {}).seats || {};
+    return endScreen({ detail: this.detail, score: this.score, seat: this.seat, game: this.game, held,
+      admin: this.admin, onError: (text) => { this.message.textContent = text; } });
   }
 
   lock() {  // at once, before any request: nothing can be clicked twice

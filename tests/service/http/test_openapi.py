@@ -53,6 +53,7 @@ def test_every_operation_has_an_explicit_snake_case_id_a_tag_and_problem_respons
             "hand_seat_to_ai",
             "take_seat_back",
             "reissue_seat_token",
+            "rematch_game",
         }
     )
     for op in operations:
