@@ -11,6 +11,21 @@ from typing import Any
 
 from . import events as ev
 from .components import load_components
+from .facts import (
+    ANNOUNCED,
+    CLEARED,
+    DEALT,
+    DRAWN,
+    FROM_DECK,
+    LEFT,
+    MOVED,
+    SPIED,
+    START,
+    TAKEN,
+    HandStep,
+    hand_step,
+    note,
+)
 from .rules import card, find_column, locate, owner
 from .state import BATTLE, DRAW, OVER, Column, State, War
 
@@ -31,9 +46,10 @@ def _take(s: State, card_id: str) -> None:
     if s.revealed == card_id:
         s.revealed, s.mischief_victim = None, -1
         return
-    for hand in s.hands:
+    for seat, hand in enumerate(s.hands):
         if card_id in hand:
             hand.remove(card_id)
+            note(s, hand_step(LEFT, seat, card_id))
             return
     found = locate(s, card_id)
     if found is not None:
@@ -60,9 +76,15 @@ def _take(s: State, card_id: str) -> None:
 
 
 def _out_of_hand(s: State, seat: int, card_id: str) -> None:
-    """A card leaves `seat`'s hand. In a fold of the events as a viewer sees them (redacted, §22) a
-    card that reached the hand unseen by the viewer is still among its unseen cards (the deck
-    count already lost it): taken from there, so that a viewer's fold keeps the public state."""
+    """A card leaves `seat`'s hand, before everybody's eyes."""
+    _leave_hand(s, seat, card_id)
+    note(s, hand_step(LEFT, seat, card_id))
+
+
+def _leave_hand(s: State, seat: int, card_id: str) -> None:
+    """In a fold of the events as a viewer sees them (redacted, §22) a card that reached the hand
+    unseen by the viewer is still among its unseen cards (the deck count already lost it): taken
+    from there, so that a viewer's fold keeps the public state."""
     if card_id in s.hands[seat] or card_id not in s.unseen:
         s.hands[seat].remove(card_id)
     else:
@@ -88,6 +110,7 @@ def _created(_: State | None, e: ev.PantheonCardsGameCreated) -> State:
         opened=[0] * n,
         in_effect=[[] for _ in range(n)],
         removed_hands=[[] for _ in range(n)],
+        hand_trace=[HandStep(kind=START)],
     )
 
 
@@ -95,10 +118,12 @@ def _dealt(s: State, e: ev.CardDealt) -> None:
     _from_unseen(s, e.card)
     if e.card is not None:
         s.hands[e.seat].append(e.card)
+    note(s, hand_step(DEALT, e.seat, e.card))
 
 
 def _announced(s: State, e: ev.WorshipersAnnounced) -> None:
     s.announced = list(e.counts)
+    note(s, HandStep(kind=ANNOUNCED, counts=list(e.counts)))
 
 
 def _turn_started(s: State, e: ev.TurnStarted) -> None:
@@ -118,6 +143,8 @@ def _drawn(s: State, e: ev.CardDrawn) -> None:
         _from_unseen(s, e.card)
     if e.card is not None:
         s.hands[e.seat].append(e.card)
+    kind = {"general_discard": TAKEN, "god_discard": TAKEN, "deck": FROM_DECK}.get(e.source, DRAWN)
+    note(s, hand_step(kind, e.seat, e.card))
 
 
 def _god_revealed(s: State, e: ev.GodRevealed) -> None:
@@ -203,12 +230,14 @@ def _mischief(s: State, e: ev.MischiefCardTaken) -> None:
 
 def _spied(s: State, e: ev.HandSpied) -> None:
     s.spy, s.spied = e.spy, e.target
+    note(s, HandStep(kind=SPIED, seat=e.spy, target=e.target, cards=list(e.hand or [])))
 
 
 def _spied_taken(s: State, e: ev.SpiedCardTaken) -> None:
     if e.card is not None:
-        _out_of_hand(s, e.target, e.card)
+        _leave_hand(s, e.target, e.card)
         s.hands[e.spy].append(e.card)
+        note(s, HandStep(kind=MOVED, seat=e.spy, target=e.target, cards=[e.card]))
     s.spy = s.spied = -1
 
 
@@ -335,6 +364,7 @@ def _creation(s: State, e: ev.CreationCleared) -> None:
     for seat, hand in enumerate(s.hands):
         s.removed_hands[seat].extend(hand)
     s.hands = [[] for _ in s.hands]
+    note(s, HandStep(kind=CLEARED))
     s.columns = [[] for _ in s.columns]
     s.in_effect = [[] for _ in s.in_effect]
     s.general, s.gods, s.pending_general, s.pending_gods = [], [], [], []

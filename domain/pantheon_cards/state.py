@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from .commands import PantheonCardsOptions
+from .facts import HandStep
 
 # stages of a turn (§5) and of the game
 SETUP, DRAW, PLAY, POWER, END, BATTLE, OVER = "setup", "draw", "play", "power", "end", "battle", "over"
@@ -80,6 +81,7 @@ class PantheonCardsState(msgspec.Struct, kw_only=True):
     winners: list[int] = []
     draw: bool = False
     end_reason: str = ""
+    hand_trace: list[HandStep] = []  # facts.py: every card's way into and out of the hands
 
     @property
     def players(self) -> int:
