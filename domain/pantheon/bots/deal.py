@@ -3,8 +3,9 @@ that could have been drawn, given every card the seat saw taken, played and refi
 gods that could have been drawn, given the stack groups and every sum a scoring published.
 
 Both are constructive: the card trace is replayed, each card a seat played that it was not
-known to hold is bound to one of its unseen draws from a pile that still had it, and what is left
-of each pile is dealt to its remaining unseen draws (the last pile's rest is the draw pile); the
+known to hold is bound to one of its unseen draws from a pile that still had it (if none has,
+earlier plays move to other draws along a short augmenting path), and what is left of each pile
+is dealt to its remaining unseen draws (the last pile's rest is the draw pile); the
 half gods behind a published sum are chosen among the value combinations that make it, weighted
 by how many ways the unseen tiles give each."""
 

@@ -112,11 +112,14 @@ def determinize(knowledge: Knowledge, rnd: Shuffles) -> State:
     s = clone(knowledge.state)
     me = knowledge.seat
     others = [i for i in range(len(s.seats)) if i != me]
+    legacy = not s.card_trace  # recorded before the facts were kept: dealt (and drawn) as then
     try:
         _deal_cards(s, knowledge, rnd)
     except Unsolved:
         _deal_cards_by_counts(s, knowledge, others, rnd)
     try:
+        if legacy:
+            raise Unsolved
         _deal_half_gods(s, knowledge, others, rnd)
     except Unsolved:
         _deal_half_gods_by_counts(s, knowledge, others, rnd)

@@ -65,16 +65,11 @@ def seat_knowledge(state: State, seat: int | None) -> PantheonCardsKnowledge:
 
 
 def _as_seen(step: HandStep, seat: int | None) -> HandStep:
-    if (
-        step.kind in (DEALT, DRAWN, FROM_DECK)
-        and step.seat != seat
-        or step.kind in (SPIED, MOVED)
-        and seat
-        not in (
-            step.seat,
-            step.target,
-        )
-    ):
+    """The step as `seat` saw it: another seat's unseen draws, and a spy's look and take it was
+    not party to, blanked."""
+    drawn_by_another = step.kind in (DEALT, DRAWN, FROM_DECK) and step.seat != seat
+    spied_by_others = step.kind in (SPIED, MOVED) and seat not in (step.seat, step.target)
+    if drawn_by_another or spied_by_others:
         return msgspec.structs.replace(step, cards=[UNSEEN] * len(step.cards))
     return step
 
