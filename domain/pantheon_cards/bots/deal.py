@@ -39,13 +39,17 @@ Item = str | Slot  # a card in a hand: known, or a slot
 class _Hands:
     """The hand trace replayed (`kinds`: card id -> type)."""
 
-    def __init__(self, players: int, trace: list[HandStep], kinds: dict[str, str], rnd: Shuffles, loose: bool) -> None:
-        self.kinds, self.rnd, self.loose = kinds, rnd, loose  # loose: after a dead end, sometimes any slot
-        self.plan = plan(trace, players, kinds, rnd)
+    def __init__(
+        self, players: int, trace: list[HandStep], kinds: dict[str, str], rnd: Shuffles, planned: dict[int, int]
+    ) -> None:
+        self.kinds, self.rnd = kinds, rnd
+        self.loose = bool(planned)  # after a dead end: sometimes any slot
+        self.plan = planned
         self.hands: list[list[Item]] = [[] for _ in range(players)]
         self.removed: list[list[Item]] = [[] for _ in range(players)]
         self.quotas: list[list[int]] = []  # per announced hand: worshipers, other cards still to come
-        self.filled = [list(step.cards) for step in trace]
+        self.trace = trace
+        self.filled: dict[int, list[str]] = {}  # the steps whose cards were filled in
         self.shown: list[tuple[int, list[Item]]] = []  # spied hands the viewer did not see: fill later
         self.left: list[list[tuple[Slot, int]]] = [[] for _ in range(players)]  # slots that left each hand, when
         self.now = 0
@@ -118,6 +122,9 @@ class _Hands:
             self.bind(gone, played)
         raise Unsolved
 
+    def fill(self, at: tuple[int, int], card: str) -> None:
+        self.filled.setdefault(at[0], list(self.trace[at[0]].cards))[at[1]] = card
+
     def unbind(self, slot: Slot) -> None:
         if slot.group >= 0:
             self.quotas[slot.group][0 if self.kinds[slot.card] == "worshiper" else 1] += 1
@@ -131,7 +138,7 @@ class _Hands:
 
     def bind(self, slot: Slot, card: str) -> None:
         slot.card = card
-        self.filled[slot.at[0]][slot.at[1]] = card
+        self.fill(slot.at, card)
         if slot.group >= 0:
             self.quotas[slot.group][0 if self.kinds[card] == "worshiper" else 1] -= 1
 
@@ -209,8 +216,11 @@ def deal_hands(
 ) -> tuple[list[list[str]], list[list[str]], list[str], list[HandStep]]:
     """Every hand, every hand Creation removed, the unseen cards left (from `pool`, the cards the
     viewer has not seen where they are) and the trace filled in."""
+    planned: dict[int, int] = {}  # after a first dead end, a matching planned for the whole trace
     for attempt in range(tries):
-        replay = _Hands(players, trace, kinds, rnd, loose=attempt > 0)
+        if attempt == 1:
+            planned = plan(trace, players, kinds, rnd)
+        replay = _Hands(players, trace, kinds, rnd, planned)
         try:
             for index, step in enumerate(trace):
                 replay.step(index, step)
@@ -238,15 +248,16 @@ def _finish(
     if any(q != [0, 0] for q in replay.quotas):
         raise Unsolved
     for slot in slots:
-        replay.filled[slot.at[0]][slot.at[1]] = slot.card
+        replay.fill(slot.at, slot.card)
     for index, items in replay.shown:
         replay.filled[index] = sorted(item if isinstance(item, str) else item.card for item in items)
 
     def cards(hand: list[Item]) -> list[str]:
         return [item if isinstance(item, str) else item.card for item in hand]
 
+    changed = replay.filled
     filled = [
-        HandStep(kind=s.kind, seat=s.seat, cards=cards_, target=s.target, counts=s.counts)
-        for s, cards_ in zip(trace, replay.filled)
+        HandStep(kind=s.kind, seat=s.seat, cards=changed[i], target=s.target, counts=s.counts) if i in changed else s
+        for i, s in enumerate(trace)
     ]
     return [cards(h) for h in replay.hands], [cards(h) for h in replay.removed], sorted(rest), filled
