@@ -38,7 +38,8 @@ class _Cards:
         self.piles: list[list[int]] = []
         self.known = [[0] * len(CARDS) for _ in range(players)]
         self.tokens: list[list[Token]] = [[] for _ in range(players)]
-        self.filled = [list(step.cards) for step in trace]
+        self.trace = trace
+        self.filled: dict[int, list[int]] = {}  # the steps whose cards were filled in
         self.bound: list[Binding] = []
 
     def step(self, index: int, step: CardStep, rnd: Shuffles) -> None:
@@ -75,8 +76,11 @@ class _Cards:
 
     def _bind(self, seat: int, card: int, step: int, token: Token) -> None:
         self.piles[token[0]][card] -= 1
-        self.filled[token[1]][token[2]] = card
+        self.fill(token, card)
         self.bound.append((seat, step, card, token))
+
+    def fill(self, token: Token, card: int) -> None:
+        self.filled.setdefault(token[1], list(self.trace[token[1]].cards))[token[2]] = card
 
     def _unbind(self, b: int) -> Binding:
         seat, step, card, token = binding = self.bound.pop(b)
@@ -146,9 +150,9 @@ class _Cards:
             if len(cards) < len(waiting) or (number < len(self.piles) - 1 and len(cards) != len(waiting)):
                 raise Unsolved
             rnd.shuffle(cards)
-            for card, (seat, (_, index, position)) in zip(cards, waiting):
+            for card, (seat, token) in zip(cards, waiting):
                 hands[seat][card] += 1
-                self.filled[index][position] = card
+                self.fill(token, card)
             for card in cards[len(waiting) :]:
                 draw_pile[card] += 1
         return hands, draw_pile
@@ -190,7 +194,10 @@ def deal_cards(
             hands, pile = replay.deal(rnd)
         except Unsolved:
             continue
-        filled = [CardStep(kind=s.kind, seat=s.seat, cards=cards) for s, cards in zip(trace, replay.filled)]
+        changed = replay.filled
+        filled = [
+            CardStep(kind=s.kind, seat=s.seat, cards=changed[i]) if i in changed else s for i, s in enumerate(trace)
+        ]
         return hands, pile, filled
     raise Unsolved
 
