@@ -89,8 +89,11 @@ class PantheonCardsState(msgspec.Struct, kw_only=True):
 
 
 def clone(state: State) -> State:
-    """A deep copy (msgspec round trip: simple and exact; the state is small)."""
-    return _DECODER.decode(_ENCODER.encode(state))
+    """A deep copy (msgspec round trip: simple and exact; the state is small). The hand trace's
+    steps are frozen: the copy shares them (a round trip of the trace would take most of the time)."""
+    copy = _DECODER.decode(_ENCODER.encode(msgspec.structs.replace(state, hand_trace=[])))
+    copy.hand_trace = state.hand_trace[:]
+    return copy
 
 
 State = PantheonCardsState
