@@ -34,6 +34,8 @@ class Shuffles(Protocol):
 
     def shuffle(self, items: list[Any]) -> None: ...
 
+    def randrange(self, stop: int, /) -> int: ...
+
 
 class Shuffler:
     """`random.Random.shuffle`'s interface over the game's RNG (Fisher-Yates with randbelow), so a
@@ -48,6 +50,10 @@ class Shuffler:
         for i in range(len(items) - 1, 0, -1):
             j = self.rng.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
+
+    def randrange(self, stop: int, /) -> int:
+        """A uniform integer in [0, stop)."""
+        return self.rng.randbelow(stop)
 
 
 @dataclass(frozen=True, slots=True)

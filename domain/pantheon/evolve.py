@@ -9,6 +9,7 @@ from . import events as ev
 from .board import load_board
 from .commands import Reserve, SacrificeTile
 from .components import load_components
+from .facts import DRAW, PILE, PLAY, REFILL, TAKE, half_god_seen, new_pile, note_cards
 from .rules import board_of, chain_route, components_of, route_at_epoch_start
 from .state import SeatState, State
 from .vocabulary import (
@@ -62,7 +63,7 @@ def _created(event: ev.GameCreated) -> State:
     ]
     low = sorted(v for v in comps.half_gods if v <= 3)
     high = sorted(v for v in comps.half_gods if v > 3)
-    return State(
+    state = State(
         options=options,
         seats=seats,
         draw_pile=list(comps.action_cards) + [0] * 4,
@@ -75,6 +76,8 @@ def _created(event: ev.GameCreated) -> State:
         loot_bag=dict(comps.loot_counts),
         bonus_pool=sorted(comps.bonus),
     )
+    new_pile(state)
+    return state
 
 
 def _idx(state: State, coords: tuple[int, int]) -> int:
@@ -86,6 +89,13 @@ def _add_cards(counts: list[int], cards: list[str], sign: int = 1) -> None:
         counts[CARD_INDEX[card]] += sign
 
 
+def _play(state: State, seat: int, cards: list[str]) -> None:
+    """Cards from a hand to the discard, before everybody's eyes."""
+    _add_cards(state.seats[seat].hand, cards, -1)
+    _add_cards(state.discard, cards)
+    note_cards(state, PLAY, seat, [CARD_INDEX[c] for c in cards])
+
+
 def _starting_seat(state: State, e: ev.StartingSeatChosen) -> None:
     state.starting_seat = e.seat
 
@@ -93,27 +103,32 @@ def _starting_seat(state: State, e: ev.StartingSeatChosen) -> None:
 def _cards_drawn(state: State, e: ev.CardsDrawn) -> None:
     _add_cards(state.draw_pile, e.cards, -1)
     _add_cards(state.seats[e.seat].hand, e.cards)
+    note_cards(state, DRAW, e.seat, [CARD_INDEX[c] for c in e.cards])
 
 
 def _display_refilled(state: State, e: ev.DisplayRefilled) -> None:
     state.draw_pile[CARD_INDEX[e.card]] -= 1
     state.display[e.slot] = CARD_INDEX[e.card]
+    note_cards(state, REFILL, -1, [CARD_INDEX[e.card]])
 
 
 def _card_taken(state: State, e: ev.CardTaken) -> None:
     state.display[e.slot] = EMPTY_SLOT
     state.seats[e.seat].hand[CARD_INDEX[e.card]] += 1
+    note_cards(state, TAKE, e.seat, [CARD_INDEX[e.card]])
 
 
 def _discard_reshuffled(state: State, e: ev.DiscardReshuffled) -> None:
     state.draw_pile = [a + b for a, b in zip(state.draw_pile, state.discard)]
     state.discard = [0] * len(CARD_INDEX)
+    note_cards(state, PILE, -1, state.draw_pile[:])
 
 
 def _hands_reshuffled(state: State, e: ev.HandsReshuffled) -> None:
     for seat in state.seats:
         state.draw_pile = [a + b for a, b in zip(state.draw_pile, seat.hand)]
         seat.hand = [0] * len(CARD_INDEX)
+    new_pile(state)
 
 
 def _bonus_dealt(state: State, e: ev.BonusTilesDealt) -> None:
@@ -167,8 +182,7 @@ def _money_resorted(state: State, e: ev.SpecialMoneyResorted) -> None:
 
 
 def _cards_discarded(state: State, e: ev.CardsDiscarded) -> None:
-    _add_cards(state.seats[e.seat].hand, e.cards, -1)
-    _add_cards(state.discard, e.cards)
+    _play(state, e.seat, e.cards)
 
 
 def _pieces_exchanged(state: State, e: ev.PiecesExchanged) -> None:
@@ -227,6 +241,7 @@ def _moved(state: State, e: ev.Moved) -> None:
     seat = state.seats[e.seat]
     seat.hand[0] -= e.cards
     state.discard[0] += e.cards
+    note_cards(state, PLAY, e.seat, [0] * e.cards)
     for p in e.placements:
         _place_and_join(state, e.seat, PIECE_CODE[p.piece], _idx(state, p.hex))
     seat.loot.extend(e.loot)
@@ -234,8 +249,7 @@ def _moved(state: State, e: ev.Moved) -> None:
 
 def _bought(state: State, e: ev.Bought) -> None:
     seat = state.seats[e.seat]
-    _add_cards(seat.hand, e.money, -1)
-    _add_cards(state.discard, e.money)
+    _play(state, e.seat, e.money)
     for p in e.purchases:
         if isinstance(p, SacrificeTile):
             seat.sacrifice[SACRIFICE_INDEX[p.kind]] = p.level
@@ -259,8 +273,7 @@ def _god_gained(state: State, e: ev.GodGained) -> None:
         state.gallia_tile = ""
     else:
         state.gods_stack.remove(e.tile)
-    _add_cards(seat.hand, e.cards, -1)
-    _add_cards(state.discard, e.cards)
+    _play(state, e.seat, e.cards)
     seat.score += e.points
     if components_of(state).gods[e.tile].kind == "immediate":
         state.gods_box.append(e.tile)
@@ -279,13 +292,18 @@ def _gallia_declined(state: State, e: ev.GalliaDeclined) -> None:
 
 
 def _half_god_taken(state: State, e: ev.HalfGodTaken) -> None:
+    seen = half_god_seen(state, e.source, e.value)
     _take_half_god(state, e.source, e.value)
-    state.seats[e.seat].half_gods.append(e.value)
+    seat = state.seats[e.seat]
+    seat.half_gods.append(e.value)
+    seat.half_gods_seen.append(seen)
 
 
 def _money_taken(state: State, e: ev.SpecialMoneyTaken) -> None:
     state.special_money.pop(0)
-    state.seats[e.seat].hand[CARD_INDEX[special_money_card(e.value)]] += 1
+    card = CARD_INDEX[special_money_card(e.value)]
+    state.seats[e.seat].hand[card] += 1
+    note_cards(state, TAKE, e.seat, [card])
 
 
 def _reserve_gained(state: State, e: ev.ReserveGained) -> None:
@@ -354,6 +372,7 @@ def _epoch_ended(state: State, e: ev.EpochEnded) -> None:
 def _scored(state: State, e: ev.Scored) -> None:
     for seat, row in zip(state.seats, e.rows):
         seat.score += row.total
+        seat.half_god_sums.append((len(seat.half_gods), row.half_gods))
 
 
 def _game_ended(state: State, e: ev.GameEnded) -> None:

@@ -7,6 +7,7 @@ import msgspec
 
 from .commands import Options
 from .events import Task
+from .facts import CardStep
 
 
 class SeatState(msgspec.Struct, kw_only=True):
@@ -21,6 +22,9 @@ class SeatState(msgspec.Struct, kw_only=True):
     sacrifice: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0])
     gods: list[str] = []  # permanent tiles and held Traitera
     half_gods: list[int] = []
+    # each half god as everybody saw it taken, in order: its value from the display, facts.LOW or HIGH
+    half_gods_seen: list[int] = []
+    half_god_sums: list[tuple[int, int]] = []  # at each scoring: how many half gods were held, their sum
     steps: int = 0  # from Steps loot and bonus tiles
     tiles: list[str] = []  # kept Steps loot tiles
     loot: list[str] = []  # loot taken this action, activated at its end
@@ -62,6 +66,7 @@ class State(msgspec.Struct, kw_only=True):
     loot_revealed: int = 0
     bonus_pool: list[str] = []  # bonus tiles not yet owned by a seat
     occupants: dict[int, list[int]] = {}  # hex index -> codes seat * 2 + piece
+    card_trace: list[CardStep] = []  # facts.py: every card's way since they last all lay in the pile
     agenda: list[Task] = []
     winners: list[int] = []
     finished: bool = False
@@ -74,6 +79,7 @@ class State(msgspec.Struct, kw_only=True):
 def _clone_seat(seat: SeatState) -> SeatState:
     c: SeatState = seat.__copy__()  # type: ignore[attr-defined]  # a C-speed shallow copy (not in msgspec's stubs)
     c.hand, c.sacrifice, c.gods, c.half_gods = seat.hand[:], seat.sacrifice[:], seat.gods[:], seat.half_gods[:]
+    c.half_gods_seen, c.half_god_sums = seat.half_gods_seen[:], seat.half_god_sums[:]
     c.tiles, c.loot, c.route = seat.tiles[:], seat.loot[:], seat.route[:]
     c.feet_on_board, c.columns_on_board = seat.feet_on_board[:], seat.columns_on_board[:]
     return c
@@ -93,4 +99,5 @@ def clone(state: State) -> State:
     c.loot_bag, c.loot_board, c.loot_box = dict(state.loot_bag), dict(state.loot_board), dict(state.loot_box)
     c.bonus_pool, c.agenda, c.winners = state.bonus_pool[:], state.agenda[:], state.winners[:]
     c.occupants = {index: codes[:] for index, codes in state.occupants.items()}
+    c.card_trace = state.card_trace[:]  # of frozen steps
     return c

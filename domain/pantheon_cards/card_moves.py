@@ -3,6 +3,7 @@ validation: history is trusted)."""
 
 from __future__ import annotations
 
+from .facts import LEFT, hand_step, note
 from .rules import find_column, locate, owner
 from .state import Column, State
 
@@ -23,9 +24,10 @@ def take(s: State, card_id: str) -> None:
     if s.revealed == card_id:
         s.revealed, s.mischief_victim = None, -1
         return
-    for hand in s.hands:
+    for seat, hand in enumerate(s.hands):
         if card_id in hand:
             hand.remove(card_id)
+            note(s, hand_step(LEFT, seat, card_id))
             return
     found = locate(s, card_id)
     if found is not None:
@@ -52,9 +54,15 @@ def take(s: State, card_id: str) -> None:
 
 
 def out_of_hand(s: State, seat: int, card_id: str) -> None:
-    """A card leaves `seat`'s hand. In a fold of the events as a viewer sees them (redacted, §22) a
-    card that reached the hand unseen by the viewer is still among its unseen cards (the deck
-    count already lost it): taken from there, so that a viewer's fold keeps the public state."""
+    """A card leaves `seat`'s hand, before everybody's eyes."""
+    leave_hand(s, seat, card_id)
+    note(s, hand_step(LEFT, seat, card_id))
+
+
+def leave_hand(s: State, seat: int, card_id: str) -> None:
+    """In a fold of the events as a viewer sees them (redacted, §22) a card that reached the hand
+    unseen by the viewer is still among its unseen cards (the deck count already lost it): taken
+    from there, so that a viewer's fold keeps the public state."""
     if card_id in s.hands[seat] or card_id not in s.unseen:
         s.hands[seat].remove(card_id)
     else:

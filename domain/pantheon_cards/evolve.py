@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import events as ev
-from .card_moves import from_unseen, get_column, out_of_hand, take
+from .card_moves import from_unseen, get_column, leave_hand, out_of_hand, take
 from .components import load_components
 from .evolve_war import (
     battle_card,
@@ -23,6 +23,20 @@ from .evolve_war import (
     survivors,
     war_declared,
     war_ended,
+)
+from .facts import (
+    ANNOUNCED,
+    CLEARED,
+    DEALT,
+    DRAWN,
+    FROM_DECK,
+    MOVED,
+    SPIED,
+    START,
+    TAKEN,
+    HandStep,
+    hand_step,
+    note,
 )
 from .rules import card, locate
 from .state import BATTLE, DRAW, OVER, State
@@ -41,6 +55,7 @@ def _created(_: State | None, e: ev.PantheonCardsGameCreated) -> State:
         opened=[0] * n,
         in_effect=[[] for _ in range(n)],
         removed_hands=[[] for _ in range(n)],
+        hand_trace=[HandStep(kind=START)],
     )
 
 
@@ -48,10 +63,12 @@ def _dealt(s: State, e: ev.CardDealt) -> None:
     from_unseen(s, e.card)
     if e.card is not None:
         s.hands[e.seat].append(e.card)
+    note(s, hand_step(DEALT, e.seat, e.card))
 
 
 def _announced(s: State, e: ev.WorshipersAnnounced) -> None:
     s.announced = list(e.counts)
+    note(s, HandStep(kind=ANNOUNCED, counts=list(e.counts)))
 
 
 def _turn_started(s: State, e: ev.TurnStarted) -> None:
@@ -71,6 +88,8 @@ def _drawn(s: State, e: ev.CardDrawn) -> None:
         from_unseen(s, e.card)
     if e.card is not None:
         s.hands[e.seat].append(e.card)
+    kind = {"general_discard": TAKEN, "god_discard": TAKEN, "deck": FROM_DECK}.get(e.source, DRAWN)
+    note(s, hand_step(kind, e.seat, e.card))
 
 
 def _god_revealed(s: State, e: ev.GodRevealed) -> None:
@@ -156,12 +175,14 @@ def _mischief(s: State, e: ev.MischiefCardTaken) -> None:
 
 def _spied(s: State, e: ev.HandSpied) -> None:
     s.spy, s.spied = e.spy, e.target
+    note(s, HandStep(kind=SPIED, seat=e.spy, target=e.target, cards=list(e.hand or [])))
 
 
 def _spied_taken(s: State, e: ev.SpiedCardTaken) -> None:
     if e.card is not None:
-        out_of_hand(s, e.target, e.card)
+        leave_hand(s, e.target, e.card)
         s.hands[e.spy].append(e.card)
+        note(s, HandStep(kind=MOVED, seat=e.spy, target=e.target, cards=[e.card]))
     s.spy = s.spied = -1
 
 
@@ -176,6 +197,7 @@ def _creation(s: State, e: ev.CreationCleared) -> None:
     for seat, hand in enumerate(s.hands):
         s.removed_hands[seat].extend(hand)
     s.hands = [[] for _ in s.hands]
+    note(s, HandStep(kind=CLEARED))
     s.columns = [[] for _ in s.columns]
     s.in_effect = [[] for _ in s.in_effect]
     s.general, s.gods, s.pending_general, s.pending_gods = [], [], [], []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from .commands import PantheonCardsOptions
+from .facts import HandStep
 
 # stages of a turn (§5) and of the game
 SETUP, DRAW, PLAY, POWER, END, BATTLE, OVER = "setup", "draw", "play", "power", "end", "battle", "over"
@@ -80,6 +81,7 @@ class PantheonCardsState(msgspec.Struct, kw_only=True):
     winners: list[int] = []
     draw: bool = False
     end_reason: str = ""
+    hand_trace: list[HandStep] = []  # facts.py: every card's way into and out of the hands
 
     @property
     def players(self) -> int:
@@ -87,8 +89,11 @@ class PantheonCardsState(msgspec.Struct, kw_only=True):
 
 
 def clone(state: State) -> State:
-    """A deep copy (msgspec round trip: simple and exact; the state is small)."""
-    return _DECODER.decode(_ENCODER.encode(state))
+    """A deep copy (msgspec round trip: simple and exact; the state is small). The hand trace's
+    steps are frozen: the copy shares them (a round trip of the trace would take most of the time)."""
+    copy = _DECODER.decode(_ENCODER.encode(msgspec.structs.replace(state, hand_trace=[])))
+    copy.hand_trace = state.hand_trace[:]
+    return copy
 
 
 State = PantheonCardsState

@@ -56,6 +56,8 @@ def scrambled(state: State, keep: int) -> State:
             s.draw_pile[given] += 1
             s.draw_pile[taken] -= 1
         for j, value in enumerate(seat.half_gods):
+            if seat.half_gods_seen[j] > 0:  # taken from the display: everybody saw its value
+                continue
             stack = s.half_gods_low if value <= 3 else s.half_gods_high
             other = next((k for k, v in enumerate(stack) if v != value), None)
             if other is not None:
