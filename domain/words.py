@@ -11,16 +11,27 @@ def letter(seat: int) -> str:
     return chr(ord("A") + seat)
 
 
+def player_name(seat: int) -> str:
+    """'Player B' for seat 1: a seat as the web client shows it, in every message a person reads."""
+    return f"Player {letter(seat)}"
+
+
+def seat_name(seat: int) -> str:
+    """"Player B's seat (seat 1)": a seat in a message about the seat itself, with the number the
+    API's paths and commands use."""
+    return f"{player_name(seat)}'s seat (seat {seat})"
+
+
 def player(seat: int, viewer: int | None, *, start: bool = True) -> str:
     """'Player B', or 'You' ('you' inside a sentence) for the viewer's own seat."""
     if seat == viewer:
         return "You" if start else "you"
-    return f"Player {letter(seat)}"
+    return player_name(seat)
 
 
 def players_of(seat: int, viewer: int | None) -> str:
     """'your' or "Player B's"."""
-    return "your" if seat == viewer else f"Player {letter(seat)}'s"
+    return "your" if seat == viewer else f"{player_name(seat)}'s"
 
 
 def and_list(items: Iterable[str], empty: str = "nothing") -> str:
