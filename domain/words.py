@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 
 def letter(seat: int) -> str:
-    """'A' for seat 0, 'B' for seat 1, ..."""
-    return chr(ord("A") + seat)
+    """'A' for seat 0, 'B' for seat 1, ... (a number past 'Z', as the web client does past its letters)."""
+    return chr(ord("A") + seat) if 0 <= seat < 26 else str(seat + 1)
 
 
 def player_name(seat: int) -> str:

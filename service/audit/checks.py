@@ -23,10 +23,11 @@ from domain.kernel import (
     logged_event_type,
 )
 from domain.rng import game_rng
+from domain.words import and_list, player_name, seat_name
 from service.store.codec import GENESIS_HASH, Envelope, chain_hash
 
 from .export import Header
-from .story import StoryLine, story_line, words
+from .story import StoryLine, score_words, story_line, words
 
 
 @dataclass
@@ -311,12 +312,14 @@ def _check_scores(decider: Decider, state, last_events: list, report: Report) ->
             Check(
                 "final_scores",
                 False,
-                f"the events add up to {outcome.scores}, but the game announced {announced}",
+                f"the events add up to scores {score_words(outcome.scores)}, but the game announced "
+                f"{score_words(announced) if announced is not None else 'none'}",
                 report.events,
             )
         )
     else:
-        report.checks.append(Check("final_scores", True, f"scores {outcome.scores}, winners {outcome.winners}"))
+        won = and_list(player_name(seat) for seat in outcome.winners)
+        report.checks.append(Check("final_scores", True, f"scores {score_words(outcome.scores)}, won by {won}"))
 
 
 class _PlatformCheck:
@@ -350,7 +353,7 @@ class _PlatformCheck:
         elif state is None or self.decider.is_terminal(state):
             self._fail(e.version, "is a platform event recorded before the game began or after it ended")
         elif isinstance(event, SeatReissued) and not self._human(event.seat, e.version):
-            self._fail(e.version, f"re-issues seat {event.seat}, which is not a human seat of the game")
+            self._fail(e.version, f"re-issues {seat_name(event.seat)}, which is not a human seat of the game")
 
     def _human(self, seat: int, version: int) -> bool:
         if not 0 <= seat < len(self.seats):

@@ -757,7 +757,9 @@ class Moment:
         for v, (line, event) in enumerate(zip(story, self.truth.events), start=1):
             state = evolve(self.truth.decider, state, event)  # a fold of its own, in step with the story
             if line.get("version") != v or line.get("seat") != self.truth.envelopes[v - 1].seat:
-                self.found(route, f"the story's line {v} is of event {line.get('version')!r}, seat {line.get('seat')!r}")
+                self.found(
+                    route, f"the story's line {v} is of event {line.get('version')!r}, seat {line.get('seat')!r}"
+                )
             if secrets.scores and line.get("scores") != secrets.scores(state, False):
                 self.found(route, f"the story's line of event {v} shows other scores than a spectator's")
             if line.get("text") != self.truth.texts[None][v - 1]:  # words of what a spectator may not see

@@ -51,7 +51,9 @@ async def test_a_running_games_audit_tells_each_event_in_a_spectators_words_and_
     told = [(line["version"], line["seat"], line["text"]) for line in report["story"]]
     assert told == [(e["version"], e["seat"], e["text"]) for e in events] and len(told) == report["events"] > 15
     assert [line["text"] for line in report["story"] if DUMP.search(line["text"])] == []
-    assert report["story"][0]["command"] == "create_game" and all(isinstance(s, int) for s in report["story"][-1]["scores"])
+    assert report["story"][0]["command"] == "create_game" and all(
+        isinstance(s, int) for s in report["story"][-1]["scores"]
+    )
     pending = {c["name"] for c in report["checks"] if c["ok"] is None}
     assert pending == {"commitment", "commands_redecided", "final_scores"} and report["first_failure"] is None
     assert all(c["ok"] for c in report["checks"] if c["name"] not in pending)
