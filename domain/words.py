@@ -17,9 +17,14 @@ def player_name(seat: int) -> str:
 
 
 def seat_name(seat: int) -> str:
-    """"Player B's seat (seat 1)": a seat in a message about the seat itself, with the number the
+    """ "Player B's seat (seat 1)": a seat in a message about the seat itself, with the number the
     API's paths and commands use."""
     return f"{player_name(seat)}'s seat (seat {seat})"
+
+
+def seats_words(players: int) -> str:
+    """'This game has seats 0 to 2 (Player A to Player C).': the seats a command or path may name."""
+    return f"This game has seats 0 to {players - 1} ({player_name(0)} to {player_name(players - 1)})."
 
 
 def player(seat: int, viewer: int | None, *, start: bool = True) -> str:

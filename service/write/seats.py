@@ -125,7 +125,9 @@ async def take_back(games: Games, game: str, seat: int) -> None:
     """A seat handed to the AI is a person's again; if the game awaits it, its idle clock
     starts afresh (so an idle hand-over does not take it straight back)."""
     if seat_in(await games.meta(game), seat).type == "ai":
-        raise ServiceError(Code.NOT_HANDED_OVER, f"{seat_name(seat)} is an AI seat from the game's creation: no person takes it back.")
+        raise ServiceError(
+            Code.NOT_HANDED_OVER, f"{seat_name(seat)} is an AI seat from the game's creation: no person takes it back."
+        )
     dropped = await games.store.records.drop_meta(game, f"ai:{seat}")
     if dropped is None:
         await games.refuse_archived(game)

@@ -145,7 +145,7 @@ async def test_seat_problems_name_the_seat_as_the_screen_does_and_say_what_to_do
     created = await _create(
         client, [{"type": "human", "holder": "creator"}, {"type": "human"}, {"type": "ai", "level": "random"}]
     )
-    game, [mine] = created["game"], created["seats"]
+    game = created["game"]
     assert (await client.post(f"/games/{game}/seats/1/claim")).status_code == 201
 
     taken = assert_problem(await client.post(f"/games/{game}/seats/1/claim"), 409, "seat_taken")
@@ -160,4 +160,6 @@ async def test_seat_problems_name_the_seat_as_the_screen_does_and_say_what_to_do
     with pytest.raises(ServiceError) as wrong:  # (HTTP refuses any seat in a command: only the write path checks)
         await referee.submit(game, 0, {"type": "pass", "seat": 1})
     assert wrong.value.code == "wrong_seat"
-    assert wrong.value.message.startswith("Your token is for Player A's seat (seat 0); the command names Player B's seat")
+    assert wrong.value.message.startswith(
+        "Your token is for Player A's seat (seat 0); the command names Player B's seat"
+    )
