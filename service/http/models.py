@@ -358,7 +358,8 @@ class AuditStoryLine(Struct, frozen=True, kw_only=True):
 
 class AuditReport(Struct, frozen=True, kw_only=True):
     """The audit of a game: every check (`ok` null: it needs the end of the game, or could not
-    run), and the story of every event in words (as a spectator sees it while the game is running)."""
+    run), and the story of every event in words (as a spectator sees it while the game is running):
+    as lines (`story`) and as fields (`story_events`)."""
 
     game: str
     kind: GameKind  # type: ignore[valid-type]
@@ -366,7 +367,10 @@ class AuditReport(Struct, frozen=True, kw_only=True):
     events: int
     first_failure: int | None
     checks: list[AuditCheck]
-    story: list[AuditStoryLine]
+    # every event as one line of words ("v12    Player A place: Player A placed ...  scores A 3, B 5"),
+    # as `pantheon audit` prints it; `story_events` gives the same as fields
+    story: list[str]
+    story_events: list[AuditStoryLine] = []
 
 
 class Rejected(Struct, frozen=True, kw_only=True):

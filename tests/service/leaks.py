@@ -751,7 +751,7 @@ class Moment:
         self.scan_free_text(route, json.dumps(body))
 
     def _audit(self, route: str, body: dict, **_: Any) -> None:
-        secrets, state, story = self.truth.secrets, None, body.get("story", [])
+        secrets, state, story = self.truth.secrets, None, body.get("story_events", [])
         if len(story) != len(self.truth.events):
             self.found(route, f"the story tells {len(story)} events of {len(self.truth.events)}")
         for v, (line, event) in enumerate(zip(story, self.truth.events), start=1):

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import random
-import re
 import time
 
 import httpx
 import pytest
 
-from tests.web.conftest import play_by_clicks, screenshot
-
-DUMP = re.compile(r"\w+\(\w+=|\[\[|\{'")  # an object's repr (`PergamonState(options=`), nested lists, a dict
+from tests.web.conftest import DUMP, play_by_clicks, screenshot
 
 
 def _ai_game(server: str) -> str:
@@ -76,9 +73,11 @@ def test_the_audit_page_of_a_finished_game_shows_every_check_and_offers_the_expo
     assert report["ok"] and page.get_by_test_id("audit-verdict").inner_text().startswith("Valid")
     assert page.locator("table.checks tbody tr").count() == len(report["checks"])
     told = page.locator("ol.story li").all_inner_texts()
-    assert [line.split(" · scores ")[0] for line in told] == [f"v{s['version']} · {s['text']}" for s in report["story"]]
+    assert [line.split(" · scores ")[0] for line in told] == [
+        f"v{s['version']} · {s['text']}" for s in report["story_events"]
+    ]
     assert told[-1].endswith(
-        " · scores " + ", ".join(f"{'AB'[i]} {n}" for i, n in enumerate(report["story"][-1]["scores"]))
+        " · scores " + ", ".join(f"{'AB'[i]} {n}" for i, n in enumerate(report["story_events"][-1]["scores"]))
     )
     assert not DUMP.search(page.locator("body").inner_text())
     link = page.get_by_role("link", name="Download the export file")
@@ -124,7 +123,7 @@ def test_an_invite_link_gives_the_friend_the_reserved_seat_whose_running_game_au
     assert verdict.startswith("Pending: no check failed") and "final scores" in verdict, verdict
     page_text = friend.locator("body").inner_text()
     assert "Not valid" not in page_text and "✘" not in page_text and not DUMP.search(page_text)
-    story = httpx.get(f"{server}/games/{created['game']}/audit").json()["story"]
+    story = httpx.get(f"{server}/games/{created['game']}/audit").json()["story_events"]
     assert friend.locator("ol.story li").all_inner_texts()[0].startswith(f"v1 · {story[0]['text']} · scores")
 
 

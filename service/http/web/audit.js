@@ -6,11 +6,14 @@ import { get } from "./api.js";
 import { SEAT_LETTERS } from "./board.js";
 import { eventLine, h, problemText } from "./dom.js";
 
-const mark = (ok) => (ok === true ? "✔ passed" : ok === false ? "✘ failed" : "… pending");
 const checkName = (check) => check.name.replace(/_/g, " ");
 
-// The verdict's class and sentence: failed over pending over valid.
-export function verdict(report) {
+// A check's result: passed, failed, or (ok null) pending while the game runs, not run once it has ended.
+const mark = (ok, finished) => (ok === true ? "✔ passed" : ok === false ? "✘ failed" : finished ? "– not run" : "… pending");
+
+// The verdict's class and sentence: a failed check first, then checks waiting for the end (a
+// running game), then checks that could not run (an ended game: e.g. no bots known for its kind).
+export function verdict(report, finished) {
   const failed = report.checks.filter((c) => c.ok === false)
     .sort((a, b) => (a.first_failure ?? Infinity) - (b.first_failure ?? Infinity));
   if (failed.length) {
@@ -18,10 +21,14 @@ export function verdict(report) {
     const where = first.first_failure ? `first failure at event ${first.first_failure}` : "a check failed";
     return ["bad", `Not valid: ${where} (${checkName(first)}: ${first.detail}).`];
   }
-  const pending = report.checks.filter((c) => c.ok !== true);
-  if (pending.length) {
+  const open = report.checks.filter((c) => c.ok !== true);
+  if (open.length && !finished) {
     return ["pending", `Pending: no check failed over ${report.events} events so far; ` +
-      `${pending.map(checkName).join(", ")} can be checked once the game has ended.`];
+      `${open.map(checkName).join(", ")} can be checked once the game has ended.`];
+  }
+  if (open.length) {
+    return ["pending", `No check failed over ${report.events} events, but ${open.map(checkName).join(", ")} ` +
+      `could not be run: ${open.map((c) => c.detail).join("; ")}.`];
   }
   return ["ok", `Valid: all checks passed over ${report.events} events.`];
 }
@@ -33,7 +40,7 @@ export async function auditPage(root, game) {
   root.replaceChildren(h("h1", {}, `Audit of ${game}`), h("p", {}, "Checking every event…"));
   try {
     const [report, detail] = await Promise.all([get(`games/${game}/audit`), get(`games/${game}`)]);
-    const [verdictClass, verdictText] = verdict(report);
+    const [verdictClass, verdictText] = verdict(report, detail.finished);
     root.replaceChildren(
       h("h1", {}, `Audit of ${game}`),
       h("nav", { class: "game-links", "aria-label": "This game" }, h("a", { href: `#/game/${game}` }, "Game"), " ",
@@ -45,10 +52,10 @@ export async function auditPage(root, game) {
       h("table", { class: "checks" }, h("caption", {}, "Checks"),
         h("thead", {}, h("tr", {}, ["Check", "Result", "Detail", "First failing event"].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, report.checks.map((c) => h("tr", { class: c.ok === false ? "bad" : c.ok === null ? "pending" : "" },
-          h("th", { scope: "row" }, checkName(c)), h("td", {}, mark(c.ok)), h("td", {}, c.detail),
+          h("th", { scope: "row" }, checkName(c)), h("td", {}, mark(c.ok, detail.finished)), h("td", {}, c.detail),
           h("td", {}, c.first_failure ?? "–"))))),
       h("h2", {}, "What happened, and the scores after every event"),
-      h("ol", { class: "story" }, report.story.map((line) => h("li", { "data-version": String(line.version) },
+      h("ol", { class: "story" }, report.story_events.map((line) => h("li", { "data-version": String(line.version) },
         eventLine(line.version, line.text), h("span", { class: "scores" }, ` · scores ${scoreWords(line.scores)}`)))));
   } catch (error) {
     root.replaceChildren(h("h1", {}, `Audit of ${game}`), h("p", { class: "message", role: "alert" }, problemText(error)));

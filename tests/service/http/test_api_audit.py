@@ -26,7 +26,7 @@ async def test_a_game_played_over_http_audits_clean_exports_and_lists_its_refuse
 
         await play(client, referee, game, tokens, seed=11)
         report = (await client.get(f"/games/{game}/audit")).json()
-        assert report["ok"] and report["first_failure"] is None and len(report["story"]) == report["events"]
+        assert report["ok"] and report["first_failure"] is None and len(report["story_events"]) == report["events"]
         exported = await client.get(f"/games/{game}/export")
         assert exported.status_code == 200 and exported.headers["content-type"].startswith("application/octet-stream")
         assert exported.headers["content-disposition"] == f'attachment; filename="{game}.ndjson"'
@@ -48,11 +48,12 @@ async def test_a_running_games_audit_tells_each_event_in_a_spectators_words_and_
         report = (await client.get(f"/games/{game}/audit")).json()
         events = (await client.get(f"/games/{game}/events")).json()["events"]
 
-    told = [(line["version"], line["seat"], line["text"]) for line in report["story"]]
+    told = [(line["version"], line["seat"], line["text"]) for line in report["story_events"]]
     assert told == [(e["version"], e["seat"], e["text"]) for e in events] and len(told) == report["events"] > 15
-    assert [line["text"] for line in report["story"] if DUMP.search(line["text"])] == []
-    assert report["story"][0]["command"] == "create_game" and all(
-        isinstance(s, int) for s in report["story"][-1]["scores"]
+    assert [line["text"] for line in report["story_events"] if DUMP.search(line["text"])] == []
+    assert all(line.startswith(f"v{e['version']} ") and e["text"] in line for line, e in zip(report["story"], events))
+    assert report["story_events"][0]["command"] == "create_game" and all(
+        isinstance(s, int) for s in report["story_events"][-1]["scores"]
     )
     pending = {c["name"] for c in report["checks"] if c["ok"] is None}
     assert pending == {"commitment", "commands_redecided", "final_scores"} and report["first_failure"] is None

@@ -136,7 +136,7 @@ async def test_the_audit_checks_the_reissue_as_a_platform_event_and_the_game_pas
     assert report["ok"] and report["first_failure"] is None and report["events"] == reissued["final"]
     check = next(c for c in report["checks"] if c["name"] == "platform_events")
     assert check["ok"] is True and check["detail"].startswith("1 platform events")
-    line = report["story"][reissued["at"]]  # the event after `at`: the re-issue, caused by no command
+    line = report["story_events"][reissued["at"]]  # the event after `at`: the re-issue, caused by no command
     assert (line["version"], line["seat"], line["command"]) == (reissued["at"] + 1, None, None)
     assert line["text"] == "Player B's seat was handed to a new player (its old token no longer works)."
 
