@@ -7,20 +7,36 @@ from collections.abc import Iterable
 
 
 def letter(seat: int) -> str:
-    """'A' for seat 0, 'B' for seat 1, ..."""
-    return chr(ord("A") + seat)
+    """'A' for seat 0, 'B' for seat 1, ... (a number past 'Z', as the web client does past its letters)."""
+    return chr(ord("A") + seat) if 0 <= seat < 26 else str(seat + 1)
+
+
+def player_name(seat: int) -> str:
+    """'Player B' for seat 1: a seat as the web client shows it, in every message a person reads."""
+    return f"Player {letter(seat)}"
+
+
+def seat_name(seat: int) -> str:
+    """ "Player B's seat (seat 1)": a seat in a message about the seat itself, with the number the
+    API's paths and commands use."""
+    return f"{player_name(seat)}'s seat (seat {seat})"
+
+
+def seats_words(players: int) -> str:
+    """'This game has seats 0 to 2 (Player A to Player C).': the seats a command or path may name."""
+    return f"This game has seats 0 to {players - 1} ({player_name(0)} to {player_name(players - 1)})."
 
 
 def player(seat: int, viewer: int | None, *, start: bool = True) -> str:
     """'Player B', or 'You' ('you' inside a sentence) for the viewer's own seat."""
     if seat == viewer:
         return "You" if start else "you"
-    return f"Player {letter(seat)}"
+    return player_name(seat)
 
 
 def players_of(seat: int, viewer: int | None) -> str:
     """'your' or "Player B's"."""
-    return "your" if seat == viewer else f"Player {letter(seat)}'s"
+    return "your" if seat == viewer else f"{player_name(seat)}'s"
 
 
 def and_list(items: Iterable[str], empty: str = "nothing") -> str:

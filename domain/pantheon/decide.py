@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import DomainError, Rng
+from domain.words import player_name, seats_words
 
 from . import commands as cmd
 from . import events as ev
@@ -59,7 +60,7 @@ def decide(state: State | None, command: cmd.Command, rng: Rng) -> list[ev.Event
     if handler is None:
         raise DomainError(
             "wrong_command",
-            f"Seat {task.seat} must now decide '{task.kind}'; a '{type(command).__struct_config__.tag}' command does not answer that.",
+            f"{player_name(task.seat)} must now decide '{task.kind}'; a '{type(command).__struct_config__.tag}' command does not answer that.",
         )
     ctx = Context(state, rng)
     ctx.s.agenda.pop(0)
@@ -120,10 +121,12 @@ def _awaited_task(state: State, command: Any) -> Task:
     if state.finished or not state.agenda:
         raise DomainError("game_over", "The game is over; it takes no more commands.")
     if not isinstance(command.seat, int) or not 0 <= command.seat < state.players:
-        raise DomainError("unknown_seat", f"This game has seats 0 to {state.players - 1}.")
+        raise DomainError("unknown_seat", seats_words(state.players))
     task = state.agenda[0]
     if command.seat != task.seat:
-        raise DomainError("not_your_turn", f"The game awaits seat {task.seat}, not seat {command.seat}.")
+        raise DomainError(
+            "not_your_turn", f"The game awaits {player_name(task.seat)}, not {player_name(command.seat)}."
+        )
     return task
 
 

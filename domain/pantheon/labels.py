@@ -4,6 +4,8 @@ The map has no hex names, so a hex is named by its axial coordinates and what is
 
 from __future__ import annotations
 
+from domain.words import and_list, player_name
+
 from .components import Effect, GodsTile
 from .rules import board_of, components_of
 from .state import State
@@ -103,5 +105,5 @@ def hex_phrase(state: State, index: int, seat: int) -> str:
         notes.append(f"loot: {effect_phrase(components_of(state).loot[loot])}")
     others = sorted({code >> 1 for code in state.occupants.get(index, ()) if code >> 1 != seat})
     if others:
-        notes.append("shared with " + " and ".join(f"seat {o}" for o in others))
+        notes.append("shared with " + and_list(player_name(o) for o in others))
     return f"({h.q}, {h.r})" + "".join(f", {note}" for note in notes)

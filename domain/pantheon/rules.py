@@ -200,7 +200,7 @@ class Planner:
         if not self._can_jump_to(index):
             raise DomainError(
                 "illegal_jump",
-                "A jump goes two hexes in a straight line from your route over a hex holding another seat's piece.",
+                "A jump goes two hexes in a straight line from your route over a hex holding another player's piece.",
             )
 
     def apply(self, piece: int, index: int, jump: bool = False) -> None:

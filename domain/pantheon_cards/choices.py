@@ -17,6 +17,7 @@ from collections.abc import Callable
 from functools import partial
 
 from domain.choices import ChoiceList, Menu, branch, follow, leaf
+from domain.words import player_name
 
 from . import commands as cmd
 from . import flow
@@ -76,7 +77,7 @@ def _god_column(s: State, seat: int) -> Menu:
 
 def _destination_label(s: State, card_id: str, column_id: str, receiver: int, me: int) -> str:
     if column_id == NEW:
-        whose = "a new column of yours" if receiver == me else f"a new column of seat {receiver}"
+        whose = "a new column of yours" if receiver == me else f"a new column of {player_name(receiver)}"
         return f"{card_phrase(s, card_id)} into {whose}"
     col = find_column(s, column_id)
     assert col is not None
@@ -133,7 +134,7 @@ def _battle_turn(s: State, seat: int) -> Menu:
 
 def _spied(s: State, seat: int) -> Menu:
     return Menu(
-        f"Spies: take one card of seat {s.spied}'s hand into yours.",
+        f"Spies: take one card of {player_name(s.spied)}'s hand into yours.",
         [
             leaf(f"card:{c}", f"Take {card_phrase(s, c)}", cmd.TakeSpiedCard(seat=seat, card=c), card=c)
             for c in sorted(set(s.hands[s.spied]))
@@ -148,18 +149,18 @@ def _mischief(s: State, seat: int) -> Menu:
     if c.effect == "migration":
         targets = sorted({p.target for p in mischief_plays(s, seat, x)})
         return Menu(
-            f"Mischief: play {name} on another seat.",
+            f"Mischief: play {name} on another player.",
             [
                 branch(
                     f"target={t}",
-                    f"Play {name} on seat {t}",
+                    f"Play {name} on {player_name(t)}",
                     partial(
                         migration_menu,
                         s,
                         partial(_mischief_moves, seat, t),
                         t,
                         seat,
-                        f"{name} on seat {t}",
+                        f"{name} on {player_name(t)}",
                     ),
                     seat=t,
                 )
@@ -173,7 +174,7 @@ def _mischief(s: State, seat: int) -> Menu:
         else:
             label = f"Play {use_label(s, seat, c.name, cmd.PlayCivilization(seat=seat, card=x, target=p.target, column=p.column, temple=p.temple))}"
         entries.append(leaf(params_key(p, ("target", "column", "temple")), label, p, seat=p.target, card=x))
-    return Menu(f"Mischief took {card_phrase(s, x)} from your hand: you must play it on another seat.", entries)
+    return Menu(f"Mischief took {card_phrase(s, x)} from your hand: you must play it on another player.", entries)
 
 
 def _mischief_moves(seat: int, target: int, moves: list[cmd.Move]) -> cmd.MischiefPlay:
@@ -186,7 +187,7 @@ def _undefended(s: State, seat: int) -> Menu:
     entries = [
         leaf(
             f"temple:{t}",
-            f"Damage {short(s, t)} of seat {war.defender}",
+            f"Damage {short(s, t)} of {player_name(war.defender)}",
             cmd.DamageUndefendedTemple(seat=seat, temple=t),
             temple=t,
         )

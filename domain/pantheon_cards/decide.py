@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import DomainError, Rng
+from domain.words import player_name
 
 from . import commands as cmd
 from . import events as ev
@@ -57,7 +58,10 @@ def _run(state: State | None, command: cmd.Command, rng: Rng, copy: bool) -> tup
     if state.decision not in decisions or state.awaiting != command.seat:
         if state.awaiting != command.seat:
             raise DomainError(
-                "not_your_decision", f"The game is waiting for seat {state.awaiting}, not {command.seat}."
+                "not_your_decision",
+                f"The game is waiting for {player_name(state.awaiting)}, not {player_name(command.seat)}."
+                if state.awaiting >= 0
+                else "The game is waiting for no player now.",
             )
         raise DomainError(
             "wrong_decision",
@@ -285,11 +289,13 @@ def _mischief_play(ctx: Context, c: cmd.MischiefPlay) -> bool:
     x = s.revealed
     assert x is not None
     if c.target == c.seat or not 0 <= c.target < s.players:
-        raise refuse("illegal_target", "You must play the card on another seat (§15.4, R23).")
+        raise refuse("illegal_target", "You must play the card on another player (§15.4, R23).")
     kind = card(s, x).type
     if kind != "civilization":
         if c not in mischief_plays(s, c.seat, x):
-            raise refuse("illegal_play", f"{x} cannot go to that column of seat {c.target} (§15.4).")
+            raise refuse(
+                "illegal_play", f"{card(s, x).name} cannot go to that column of {player_name(c.target)} (§15.4)."
+            )
         assert c.column is not None
         flow.placed(ctx, c.seat, c.target, x, c.column, "revealed")
         return True

@@ -3,6 +3,8 @@ them ("Play stone temple 2 on your column 1 (replaces its wooden temple 3)")."""
 
 from __future__ import annotations
 
+from domain.words import player_name
+
 from .rules import card, column_value, comps, find_column, owner
 from .state import State
 
@@ -29,13 +31,13 @@ def short(s: State, card_id: str) -> str:
 
 
 def seat_phrase(seat: int, me: int) -> str:
-    return "yourself" if seat == me else f"seat {seat}"
+    return "yourself" if seat == me else player_name(seat)
 
 
 def column_phrase(s: State, column_id: str, me: int, with_contents: bool = True) -> str:
-    """'your column 2 (Zeus, wooden temple 3, value 600)' or "seat 1's column 3 (...)"."""
+    """'your column 2 (Zeus, wooden temple 3, value 600)' or "Player B's column 3 (...)"."""
     seat, n = owner(column_id), column_id.split(":")[1]
-    name = f"your column {n}" if seat == me else f"seat {seat}'s column {n}"
+    name = f"your column {n}" if seat == me else f"{player_name(seat)}'s column {n}"
     col = find_column(s, column_id)
     if col is None or not with_contents:
         return name

@@ -30,8 +30,8 @@ _POWER_FIELDS = ("mode", "target", "target_god", "worshiper", "temple", "column"
 
 
 def use_label(s: State, me: int, power: str, u: Any) -> str:
-    """What one use of a power or card does, in words: 'God of Weather (famine) on seat 1',
-    'God of Death (attack) against Zeus of seat 2', 'Plague on seat 1's column 2 (...)'."""
+    """What one use of a power or card does, in words: 'God of Weather (famine) on Player B',
+    'God of Death (attack) against Zeus of Player C', "Plague on Player B's column 2 (...)"."""
     mode = getattr(u, "mode", None)
     target = getattr(u, "target", None)
     parts: list[str] = []

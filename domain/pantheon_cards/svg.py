@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from xml.sax.saxutils import escape
 
+from domain.words import player_name
+
 from .components import load_components
 
 PAPER, INK, CARD = "#f4ecd8", "#3a2f25", "#e6d6b0"
@@ -51,7 +53,7 @@ def render_board(edition: str = "house-1", seats: int = 6) -> str:
         y = MARGIN + 120 + s * (SEAT_H + 10)
         parts += [
             _box(MARGIN, y, WIDTH - 2 * MARGIN, SEAT_H, f"seat seat-{s}", PAPER),
-            _text(MARGIN + 40, y + 16, f"Seat {s}", 13, "bold"),
+            _text(MARGIN + 40, y + 16, player_name(s), 13, "bold"),
         ]
         parts.append(_text(WIDTH - 120, y + 16, "hand · civilization cards in effect", 10))
         for k in range(6):

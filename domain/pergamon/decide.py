@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import DomainError, Rng
+from domain.words import player_name, seats_words
 
 from . import commands as cmd
 from . import events as ev
@@ -89,16 +90,16 @@ def _check_awaited(state: State | None, command: cmd.SeatCommand) -> State:
     if state.finished:
         raise DomainError("game_over", "The game is over; it takes no more commands.")
     if not 0 <= command.seat < state.players:
-        raise DomainError(
-            "not_your_turn", f"This game has seats 0 to {state.players - 1}; it awaits seat {state.awaiting}."
-        )
+        raise DomainError("not_your_turn", f"{seats_words(state.players)} It awaits {player_name(state.awaiting)}.")
     if command.seat != state.awaiting:
-        raise DomainError("not_your_turn", f"The game awaits seat {state.awaiting}, not seat {command.seat}.")
+        raise DomainError(
+            "not_your_turn", f"The game awaits {player_name(state.awaiting)}, not {player_name(command.seat)}."
+        )
     if _ANSWERS[type(command)] != state.decision:
         tag = type(command).__struct_config__.tag
         raise DomainError(
             "wrong_decision",
-            f"Seat {state.awaiting} must now decide '{state.decision}'; a '{tag}' command does not answer that (§9).",
+            f"{player_name(state.awaiting)} must now decide '{state.decision}'; a '{tag}' command does not answer that (§9).",
         )
     return state
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from domain.words import player_name
+
 Type = Literal["mask", "bracelet", "jug", "vase"]
 TYPES: tuple[str, ...] = ("mask", "bracelet", "jug", "vase")
 
@@ -27,5 +29,5 @@ NUMERALS = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}  # marker pairs and gall
 
 
 def figure_name(figure: int) -> str:
-    """'seat 2' or 'the tomb raider'."""
-    return "the tomb raider" if figure == TOMB_RAIDER else f"seat {figure}"
+    """'Player C' or 'the tomb raider'."""
+    return "the tomb raider" if figure == TOMB_RAIDER else player_name(figure)

@@ -21,12 +21,13 @@ from domain.kernel import (
     SeatReissued,
     evolve,
     logged_event_type,
-    redact,
 )
 from domain.rng import game_rng
+from domain.words import and_list, player_name, seat_name
 from service.store.codec import GENESIS_HASH, Envelope, chain_hash
 
 from .export import Header
+from .story import StoryLine, score_words, story_line, words
 
 
 @dataclass
@@ -42,7 +43,7 @@ class Report:
     game: str
     events: int
     checks: list[Check] = field(default_factory=list)
-    story: list[str] = field(default_factory=list)
+    story: list[StoryLine] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -156,14 +157,14 @@ def _replay_and_redecide(
         platform.check(state, batch, events)
         game_events = events if command is not None else game_events
         for e, event in zip(batch, events):
+            text = words(decider, state, event, bool(header.seed))  # from the state before the event
             try:
                 state = evolve(decider, state, event)
             except Exception:  # an event that cannot have happened (a damaged log)
                 report.checks.append(Check("replay", False, f"event {e.version} cannot be applied", e.version))
                 return
-            shown = event if header.seed else redact(decider, event, None)  # secrets only once revealed
-            scores = decider.scores(state, bool(header.seed)) if decider.scores and state is not None else []
-            report.story.append(_line(e, shown, command if e is batch[0] else None, scores))
+            caused = e.command if command is not None and e is batch[0] else None
+            report.story.append(story_line(decider, state, e, text, caused, bool(header.seed)))
     report.checks.append(Check("replay", True, f"{len(envelopes)} events replay"))
     _add_redecide_check(report, seed, redecided, redecide_failure, prefix)
     report.checks.extend(ai.results())
@@ -311,12 +312,14 @@ def _check_scores(decider: Decider, state, last_events: list, report: Report) ->
             Check(
                 "final_scores",
                 False,
-                f"the events add up to {outcome.scores}, but the game announced {announced}",
+                f"the events add up to scores {score_words(outcome.scores)}, but the game announced "
+                f"{score_words(announced) if announced is not None else 'none'}",
                 report.events,
             )
         )
     else:
-        report.checks.append(Check("final_scores", True, f"scores {outcome.scores}, winners {outcome.winners}"))
+        won = and_list(player_name(seat) for seat in outcome.winners)
+        report.checks.append(Check("final_scores", True, f"scores {score_words(outcome.scores)}, won by {won}"))
 
 
 class _PlatformCheck:
@@ -350,7 +353,7 @@ class _PlatformCheck:
         elif state is None or self.decider.is_terminal(state):
             self._fail(e.version, "is a platform event recorded before the game began or after it ended")
         elif isinstance(event, SeatReissued) and not self._human(event.seat, e.version):
-            self._fail(e.version, f"re-issues seat {event.seat}, which is not a human seat of the game")
+            self._fail(e.version, f"re-issues {seat_name(event.seat)}, which is not a human seat of the game")
 
     def _human(self, seat: int, version: int) -> bool:
         if not 0 <= seat < len(self.seats):
@@ -371,12 +374,3 @@ class _PlatformCheck:
             f"{self.count} platform events (seat re-issues), each on its own, "
             "caused by no command, recorded while the game ran and naming one of its human seats",
         )
-
-
-def _line(e: Envelope, event, command, scores: list) -> str:
-    if isinstance(event, PlatformEvent):
-        return f"v{e.version:<5} the admin: {e.type} {msgspec.structs.asdict(event)}  scores {scores}"
-    who = f"seat {e.seat}" if e.seat is not None else "the game"
-    did = f"{who} {e.command}: " if command is not None else "  "
-    fields = {k: v for k, v in msgspec.structs.asdict(event).items() if v not in ([], {}, None, "")}
-    return f"v{e.version:<5} {did}{e.type} {fields}  scores {scores}"

@@ -29,6 +29,7 @@ from .games import Admission, SecretIdempotencyKey, _seat_spec, seat_choices
 from .models import (
     AuditCheck,
     AuditReport,
+    AuditStoryLine,
     ForkRequest,
     GameCreatedResponse,
     Rejected,
@@ -111,7 +112,8 @@ class AuditController(Controller):
             events=report.events,
             first_failure=report.first_failure,
             checks=[msgspec.convert(c.__dict__, AuditCheck) for c in report.checks],
-            story=report.story,
+            story=[str(line) for line in report.story],
+            story_events=[msgspec.convert(line.__dict__, AuditStoryLine) for line in report.story],
         )
 
     @get(

@@ -13,6 +13,7 @@ import msgspec
 
 from domain import games
 from domain.rng import commitment
+from domain.words import seats_words
 from service.errors import Code, ServiceError
 from service.store.codec import JSON
 
@@ -65,7 +66,7 @@ def seat_in(meta: dict[str, bytes], seat: int) -> SeatSpec:
     """The seat's spec; 404 `unknown_seat` for a seat the game does not have."""
     seats = seats_of(meta)
     if not 0 <= seat < len(seats):
-        raise ServiceError(Code.UNKNOWN_SEAT, f"This game has seats 0 to {len(seats) - 1}.")
+        raise ServiceError(Code.UNKNOWN_SEAT, seats_words(len(seats)))
     return seats[seat]
 
 

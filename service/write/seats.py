@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 
 from domain.kernel import SeatReissued
+from domain.words import seat_name
 from service.errors import Code, ServiceError
 from service.store.codec import wrap_platform
 
@@ -48,7 +49,9 @@ async def claim(
     meta = await games.meta(game)
     await games.refuse_archived(game)
     if seat_in(meta, seat).type != "human":
-        raise ServiceError(Code.SEAT_NOT_HUMAN, f"Seat {seat} is played by an AI.")
+        raise ServiceError(
+            Code.SEAT_NOT_HUMAN, f"{seat_name(seat)} is played by an AI: no person can claim it; join an open seat."
+        )
     if "read_only" in meta:
         raise ServiceError(Code.READ_ONLY, "This game was imported as an archive; its seats cannot be claimed.")
     outcome = await games.store.records.claim_seat(
@@ -61,11 +64,15 @@ async def claim(
     if outcome == "reused":
         raise reused()
     if outcome == "taken":
-        raise ServiceError(Code.SEAT_TAKEN, f"Seat {seat} has already been claimed.")
+        raise ServiceError(
+            Code.SEAT_TAKEN,
+            f"{seat_name(seat)} has already been claimed. If it is yours and this browser lost its "
+            "token, ask the game's creator to re-issue the seat and open the new invite link.",
+        )
     if outcome == "invite":
         raise ServiceError(
             Code.WRONG_INVITE,
-            f"Seat {seat} is reserved: claim it with its invite code (the part of the invite link after #).",
+            f"{seat_name(seat)} is reserved: claim it with its invite code (the part of the invite link after #).",
         )
     return token
 
@@ -77,7 +84,7 @@ async def reissue(games: Games, game: str, seat: int) -> str:
     and only whoever claims the seat with the code holds it."""
     meta = await games.meta(game)
     if seat_in(meta, seat).type != "human":
-        raise ServiceError(Code.SEAT_NOT_HUMAN, f"Seat {seat} is played by an AI.")
+        raise ServiceError(Code.SEAT_NOT_HUMAN, f"{seat_name(seat)} is played by an AI: it has no token to re-issue.")
     if "read_only" in meta:
         raise ServiceError(Code.READ_ONLY, "This game was imported as an archive; its seats cannot change.")
     await games.refuse_archived(game)
@@ -97,7 +104,7 @@ async def reissue(games: Games, game: str, seat: int) -> str:
             await games.refuse_archived(game)
             await games.meta(game)  # 404 for a game that is no more
         if outcome == "unclaimed":
-            raise ServiceError(Code.SEAT_NOT_CLAIMED, f"Seat {seat} has not been claimed: claim it instead.")
+            raise ServiceError(Code.SEAT_NOT_CLAIMED, f"{seat_name(seat)} has not been claimed: claim it instead.")
     else:
         raise ServiceError(Code.VERSION_CONFLICT, "The game is too busy; try again.")
     if (awaited := decider.awaited(state)) is not None:  # an AI turn enqueued at the old version is stale now
@@ -118,12 +125,14 @@ async def take_back(games: Games, game: str, seat: int) -> None:
     """A seat handed to the AI is a person's again; if the game awaits it, its idle clock
     starts afresh (so an idle hand-over does not take it straight back)."""
     if seat_in(await games.meta(game), seat).type == "ai":
-        raise ServiceError(Code.NOT_HANDED_OVER, f"Seat {seat} is an AI seat from the game's creation.")
+        raise ServiceError(
+            Code.NOT_HANDED_OVER, f"{seat_name(seat)} is an AI seat from the game's creation: no person takes it back."
+        )
     dropped = await games.store.records.drop_meta(game, f"ai:{seat}")
     if dropped is None:
         await games.refuse_archived(game)
     if not dropped:
-        raise ServiceError(Code.NOT_HANDED_OVER, f"Seat {seat} was not handed to the AI: a person plays it.")
+        raise ServiceError(Code.NOT_HANDED_OVER, f"{seat_name(seat)} was not handed to the AI: a person plays it.")
     await _reschedule(games, game, seat, restart_clock=True)
 
 

@@ -14,6 +14,7 @@ import msgspec
 
 from domain.kernel import Decider, DomainError
 from domain.rng import game_rng
+from domain.words import seat_name
 from service.errors import Code, Refused, ServiceError
 from service.store.codec import JSON, wrap_batch
 from service.store.errors import RedisError
@@ -85,7 +86,11 @@ async def submit(
     decider, seed = game_of(fixed["kind"].decode()).decider, bytes.fromhex(fixed["seed"].decode())
     command = parse_command(decider, raw_command)
     if getattr(command, "seat", seat) != seat:
-        raise ServiceError(Code.WRONG_SEAT, f"Your token is for seat {seat}; the command names seat {command.seat}.")
+        raise ServiceError(
+            Code.WRONG_SEAT,
+            f"Your token is for {seat_name(seat)}; the command names {seat_name(command.seat)}: "
+            f"send seat {seat}, or leave the seat out.",
+        )
     key = Key.of(idempotency_key, "ai" if ai else seat_namespace(seat), command)
     if key and (prior := await _prior(games, game, key, key_recorded)):
         # A retry after success: the state has moved on, so deciding again would refuse it.

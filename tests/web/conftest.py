@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import tempfile
 import time
@@ -20,6 +21,9 @@ from tests.service.live import RELAXED_ENV, free_port, running
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).with_name("screenshots")
+# what a person must never read on a page: an object's repr (`PergamonState(options=`), nested
+# lists, a dict's repr
+DUMP = re.compile(r"\w+\(\w+=|\[\[|\{'")
 
 
 @pytest.fixture(scope="session")

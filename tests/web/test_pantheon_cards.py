@@ -17,7 +17,7 @@ from domain.pantheon_cards import commands as cmd
 from domain.pantheon_cards.components import load_components
 from domain.pantheon_cards.views import public_view, seat_view
 from tests.domain.pantheon_cards.scenario import A, B, Tw, W, col, given, run
-from tests.web.conftest import new_game, play_by_clicks, screenshot
+from tests.web.conftest import DUMP, new_game, play_by_clicks, screenshot
 
 CARDS = load_components("house-1").cards
 IDS = re.compile(r"\b(?:god|temple|worshiper|civ)\.[a-z0-9_]+|\b\d:\d+\b")  # a card's or a column's id
@@ -130,7 +130,9 @@ def test_the_card_game_replay_at_an_earlier_event_shows_the_table_and_players_of
     assert page.locator("section.hand").count() == 0  # a spectator sees no hand
     general = page.locator("section.piles .cards").first.locator(".card").all_inner_texts()
     assert general == [name(c) for c in reversed(view["general_discard"])]  # top first
-    assert page.locator("p.event").inner_text().startswith(f"v{at} ")
+    text = httpx.get(f"{server}/games/{game}/events", params={"after": at - 1, "limit": 1}).json()["events"][0]["text"]
+    assert page.locator("p.event").inner_text() == f"v{at} · {text}"  # the server's words, never a dump
+    assert not DUMP.search(page.locator("body").inner_text())
     assert page.locator(".chart polyline.score-line").count() == 3
     shown = page.locator("main .play").text_content()
     assert not IDS.findall(shown), IDS.findall(shown)

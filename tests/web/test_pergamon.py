@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from tests.web.conftest import new_game, play_by_clicks, screenshot
+from tests.web.conftest import DUMP, new_game, play_by_clicks, screenshot
 
 
 @pytest.mark.long
@@ -91,7 +91,9 @@ def test_the_pergamon_replay_at_an_earlier_event_shows_the_board_and_players_of_
     for s in view["seats"]:
         chips = page.locator(f"section.seat-panel[data-seat='{s['seat']}'] .tiles .tile-chip").all_inner_texts()
         assert [int(t) for t in chips] == s["loose"]
-    assert page.locator("p.event").inner_text().startswith(f"v{at} ")
+    text = httpx.get(f"{server}/games/{game}/events", params={"after": at - 1, "limit": 1}).json()["events"][0]["text"]
+    assert page.locator("p.event").inner_text() == f"v{at} · {text}"  # the server's words, never a dump
+    assert not DUMP.search(page.locator("body").inner_text())
     assert page.locator(".chart polyline.score-line").count() == 2
     page.wait_for_timeout(1300)
     screenshot(page, "pergamon-replay")
@@ -116,6 +118,9 @@ def test_a_pergamon_game_is_forked_from_its_replay_and_played_on_and_its_audit_p
     report = httpx.get(f"{server}/games/{game}/audit").json()
     assert report["ok"] and page.get_by_test_id("audit-verdict").inner_text().startswith("Valid")
     assert page.locator("table.checks tbody tr").count() == len(report["checks"])
+    told = [line.split(" · scores ")[0] for line in page.locator("ol.story li").all_inner_texts()]
+    assert told == [f"v{line['version']} · {line['text']}" for line in report["story_events"]]
+    assert not DUMP.search(page.locator("body").inner_text())
 
 
 def test_a_funding_space_on_the_pergamon_board_is_reached_and_taken_with_the_keyboard(watched, server):

@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from tests.web.conftest import play_by_clicks, screenshot
+from tests.web.conftest import DUMP, play_by_clicks, screenshot
 
 
 def _ai_game(server: str) -> str:
@@ -40,9 +40,12 @@ def test_the_replay_slider_at_an_earlier_event_shows_the_board_and_scores_of_tha
     assert page.locator("svg.board .overlay .piece").count() == len(view["pieces"])
     shown = [int(s) for s in page.locator("table.seats td.score").all_inner_texts()]
     assert shown == [s["score"] for s in view["seats"]]
-    assert page.locator("p.event").inner_text().startswith(f"v{at} ")
+    texts = {e["version"]: e["text"] for e in httpx.get(f"{server}/games/{finished}/events").json()["events"]}
+    assert page.locator("p.event").inner_text() == f"v{at} · {texts[at]}"
     page.get_by_role("button", name="Previous event").click()
     page.wait_for_function(f"document.body.dataset.version === '{at - 1}'")
+    assert page.locator("p.event").inner_text() == f"v{at - 1} · {texts[at - 1]}"
+    assert not DUMP.search(page.locator("body").inner_text())
     assert page.locator(".chart polyline.score-line").count() == 2
     screenshot(page, "replay")
 
@@ -69,7 +72,14 @@ def test_the_audit_page_of_a_finished_game_shows_every_check_and_offers_the_expo
     report = httpx.get(f"{server}/games/{finished}/audit").json()
     assert report["ok"] and page.get_by_test_id("audit-verdict").inner_text().startswith("Valid")
     assert page.locator("table.checks tbody tr").count() == len(report["checks"])
-    assert page.locator("ol.story li").count() == len(report["story"])
+    told = page.locator("ol.story li").all_inner_texts()
+    assert [line.split(" · scores ")[0] for line in told] == [
+        f"v{s['version']} · {s['text']}" for s in report["story_events"]
+    ]
+    assert told[-1].endswith(
+        " · scores " + ", ".join(f"{'AB'[i]} {n}" for i, n in enumerate(report["story_events"][-1]["scores"]))
+    )
+    assert not DUMP.search(page.locator("body").inner_text())
     link = page.get_by_role("link", name="Download the export file")
     download = page.request.get(link.get_attribute("href"))
     assert download.ok and download.body().count(b"\n") == report["events"] + 1  # a header, then every event
@@ -95,7 +105,7 @@ def test_the_lobby_filters_games_and_a_person_joins_an_open_seat(watched, server
     assert httpx.get(f"{server}/games/{open_game}").json()["open_seats"] == []
 
 
-def test_an_invite_link_gives_the_friend_the_reserved_seat(watched, server):
+def test_an_invite_link_gives_the_friend_the_reserved_seat_whose_running_game_audits_as_pending(watched, server):
     with httpx.Client(base_url=server) as http:
         created = http.post(
             "/games", json={"seats": [{"type": "human", "holder": "creator"}, {"type": "human", "holder": "invite"}]}
@@ -106,6 +116,15 @@ def test_an_invite_link_gives_the_friend_the_reserved_seat(watched, server):
     friend.wait_for_function(f"location.hash === '#/game/{created['game']}'")
     friend.wait_for_selector("svg.board .overlay")
     assert "you play Player B" in friend.locator("h1").inner_text()
+    # the audit of this running game: the checks that need its end are pending, none failed
+    friend.goto(f"/#/audit/{created['game']}")
+    friend.wait_for_selector("[data-testid=audit-verdict]")
+    verdict = friend.get_by_test_id("audit-verdict").inner_text()
+    assert verdict.startswith("Pending: no check failed") and "final scores" in verdict, verdict
+    page_text = friend.locator("body").inner_text()
+    assert "Not valid" not in page_text and "✘" not in page_text and not DUMP.search(page_text)
+    story = httpx.get(f"{server}/games/{created['game']}/audit").json()["story_events"]
+    assert friend.locator("ol.story li").all_inner_texts()[0].startswith(f"v1 · {story[0]['text']} · scores")
 
 
 def test_a_reissued_seat_is_claimed_with_its_new_invite_link_and_the_replay_says_so_in_words(watched, server):
@@ -130,5 +149,5 @@ def test_a_reissued_seat_is_claimed_with_its_new_invite_link_and_the_replay_says
     friend.wait_for_function(f"document.body.dataset.version === '{at}'")
     assert (
         friend.locator("p.event").inner_text()
-        == f"v{at} · the admin · Player B's seat was re-issued: a new invite link, and the old token no longer works"
+        == f"v{at} · Your seat was handed to a new player (its old token no longer works)."  # told to its new holder
     )

@@ -9,7 +9,6 @@ import { boardSvg, choiceShape, el, SEAT_COLORS, seatName } from "./board.js";
 import { byLevel, cardName, chosen, clickable, columnWords, learn, number, you } from "./pantheon-cards.js";
 
 export { panels, replayPanels } from "./panels-pantheon-cards.js";
-export { named } from "./pantheon-cards.js";  // the replay's event words
 export const TITLE = "Pantheon, the card game";
 
 const PILES = { deck: "pile-deck", general_discard: "pile-general", god_discard: "pile-gods" };

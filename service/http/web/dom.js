@@ -65,19 +65,10 @@ export function publicState(view) {
     h("dt", {}, "Loot tiles on the map"), h("dd", {}, String((view.loot || []).length)));
 }
 
-// An event in words: "v12 · Player A · cards drawn: count 2, reason setup"; `named` turns a
-// payload's values into words (a game's module may name its ids).
-export function eventWords(event, named = (value) => value) {
-  if (event.type === "seat_reissued") {  // the platform's, not the game's: no seat or command caused it
-    return `v${event.version} · the admin · ${seatName(event.payload.seat)}'s seat was re-issued: a new invite ` +
-      "link, and the old token no longer works";
-  }
-  const payload = Object.entries(event.payload || {}).filter(([k]) => k !== "type").map(([k, value]) => {
-    const v = named(value);
-    return `${words(k)} ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`;
-  }).join(", ");
-  const by = event.seat === null || event.seat === undefined ? "the game" : seatName(event.seat);
-  return `v${event.version} · ${by} · ${words(event.type)}${payload ? `: ${payload}` : ""}`;
+// An event as the replay and the audit show it: its number, then the server's words for it
+// ("v12 · Player A placed a foot on …"), which tell it as the caller may see it.
+export function eventLine(version, text) {
+  return `v${version} · ${text}`;
 }
 
 export function problemText(error) {

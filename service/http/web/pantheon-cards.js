@@ -57,16 +57,6 @@ export function columnWords(column) {
   return `${god}; ${temple}; worshipers: ${levelWords(column.worshipers)}; value ${number(column.value)}`;
 }
 
-// A value of an event's payload in words: card ids and column ids named, in lists and records too.
-const CARD_ID = /^(god|temple|worshiper|civ)\.[a-z0-9_]+(\.[0-9]+)?$/;
-const COLUMN_ID = /^\d+:\d+$/;
-export function named(value) {
-  if (typeof value === "string") return CARD_ID.test(value) ? cardName(value) : COLUMN_ID.test(value) ? columnName(value, null) : value;
-  if (Array.isArray(value)) return value.map(named);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, named(v)]));
-  return value;
-}
-
 // The thing a choice is about, as a key the board and panels draw: `pile:<source>`,
 // `column:<id>`, `new:<seat>:<label>` (a new column: "new" or a survivors' "new:k"), `god:<id>`,
 // `temple:<id>`, `card:<id>`; null when it names none of them.

@@ -3,7 +3,7 @@
 
 import { allEvents, change, get, mySeat, remember } from "./api.js";
 import { SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
-import { eventWords, h, problemText } from "./dom.js";
+import { eventLine, h, problemText } from "./dom.js";
 import { forKind } from "./kinds.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -62,7 +62,7 @@ export class ReplayPage {
     this.root.querySelector("output.at").textContent = `${at} of ${this.slider.max}`;
     history.replaceState(null, "", `#/replay/${this.game}/${at}`);
     const event = this.events.find((e) => e.version === at);
-    this.eventText.textContent = event ? eventWords(event, this.kind.named) : "";
+    this.eventText.textContent = event ? eventLine(event.version, event.text) : "";
     const seq = ++this.seq;
     await new Promise((resolve) => setTimeout(resolve, 60));  // a dragged slider reads only where it stops
     if (seq !== this.seq) return;

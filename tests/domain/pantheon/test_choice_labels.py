@@ -62,7 +62,7 @@ def test_each_placement_names_its_hex_its_cost_and_what_lies_there():
     state = given(persia(hands={0: ["movement"]}), pieces(1, ("foot", (16, 5))))
     first = choices(state, 0, ("move", "cards:1"))
     shared = choice(first, "foot@16,5")
-    assert shared.label == "Foot on (16, 5), shared with seat 1: 2 steps"
+    assert shared.label == "Foot on (16, 5), shared with Player B: 2 steps"
     assert shared.refers == {"piece": "foot", "hex": [16, 5], "cost": 2, "jump": False} and shared.more
     second = choices(state, 0, ("move", "cards:1", "foot@17,4"))
     assert choice(second, "foot@17,5").label == "Foot on (17, 5), loot: draw 2 cards: 1 step"

@@ -1,8 +1,10 @@
 """Choice trees for every decision kind of rules §23.1: over random games, every leaf is a
 command decide accepts, the trees hold every legal answer the engine lists, sibling keys are
-unique and every label is words; labels read like the issue's example."""
+unique and every label is words, naming players as the screen does ("Player B", never "seat 1");
+labels read like the issue's example."""
 
 import random
+import re
 
 from domain.kernel import DomainError
 from domain.pantheon_cards import commands as cmd
@@ -15,6 +17,7 @@ from domain.rng import SeededRng
 
 from .scenario import A, B, Ts, Tw, W, col, given, god
 
+SEAT_NUMBER = re.compile(r"\b[Ss]eat \d")  # a seat by its number: the API's, not a person's word
 COMBINATORIAL = (flow.COMMIT, flow.PLACE_SURVIVORS, flow.ORDER_DISCARDS)
 
 
@@ -24,6 +27,7 @@ def _leaves(state, seat, rnd, path=(), sample=False):
     keys = [c.key for c in listing.choices]
     assert len(keys) == len(set(keys)), keys
     assert all(c.label and c.label[0].isupper() for c in listing.choices)
+    assert not [t for t in (listing.prompt, *(c.label for c in listing.choices)) if SEAT_NUMBER.search(t)]
     assert listing.choices or path == (), path
     picked = listing.choices
     if sample or state.decision in COMBINATORIAL or any(k.startswith("move=") for k in keys):

@@ -41,8 +41,15 @@ def test_a_malformed_command_is_refused():
 
 def test_only_the_awaited_seat_may_act_and_only_on_the_awaited_decision():
     state = new_game(3)
-    assert refused(state, cmd.ChooseFundingSpace(seat=B, space=3)).code == "not_your_turn"
-    assert refused(state, cmd.ChooseFundingSpace(seat=7, space=3)).code == "not_your_turn"
+    out_of_turn, unknown = (
+        refused(state, cmd.ChooseFundingSpace(seat=B, space=3)),
+        refused(state, cmd.ChooseFundingSpace(seat=7, space=3)),
+    )
+    assert (out_of_turn.code, out_of_turn.message) == ("not_your_turn", "The game awaits Player A, not Player B.")
+    assert (unknown.code, unknown.message) == (
+        "not_your_turn",
+        "This game has seats 0 to 2 (Player A to Player C). It awaits Player A.",
+    )
     assert refused(state, cmd.Excavate(seat=A, gallery=1)).code == "wrong_decision"
     assert refused(state, cmd.Store(seat=A)).code == "wrong_decision"
 

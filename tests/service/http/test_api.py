@@ -59,7 +59,9 @@ async def test_a_seat_cannot_act_out_of_turn_and_the_game_does_not_change(client
     answer = await client.post(f"/games/{game}/commands", json=command, headers=bearer(tokens[other]))
 
     body = assert_problem(answer, 422, "not_your_turn")
-    assert f"seat {seat}" in body["detail"]
+    assert (
+        body["detail"] == f"The game awaits Player {'AB'[seat]}, not Player {'AB'[other]}."
+    )  # as the screen names them
     assert await version_of(client, game) == version
 
 

@@ -16,6 +16,7 @@ import re
 import msgspec
 import pytest
 
+import service.audit.story as audit_story
 import service.http.audit as audit_routes
 import service.http.games as game_routes
 import service.http.play as play_routes
@@ -145,6 +146,10 @@ def _texts_of_unredacted_events(monkeypatch):
     monkeypatch.setattr(texts, "redact", lambda decider, event, viewer: event)  # the words of what others drew
 
 
+def _audit_story_of_unredacted_events(monkeypatch):
+    monkeypatch.setattr(audit_story, "redact", lambda decider, event, viewer: event)  # a running game's draws told
+
+
 def _another_seats_hand_in_the_seat_view(monkeypatch):
     original = BoardProjection.view
 
@@ -211,6 +216,7 @@ PLANTS = {
     "the seed in a running game's status": (_seed_in_the_status, ["GET /games/{id}"]),
     "hashes in the feed before the end": (_hashes_in_the_feed, ["GET /events", "GET /events?after=N", STREAM]),
     "the audit knowing the seed before the end": (_seed_in_the_audit, ["GET /audit"]),
+    "the audit's story of unredacted events": (_audit_story_of_unredacted_events, ["GET /audit"]),
     "a re-issued seat's old token still working": (
         _old_token_kept_after_a_reissue,
         ["GET /view (a re-issued seat's old token)"],

@@ -4,6 +4,7 @@ import, forks of ended and running games, and its bodies typed by its kind."""
 from __future__ import annotations
 
 import random
+import re
 
 from redis.asyncio import Redis
 
@@ -13,6 +14,8 @@ from service.store.streams import EventStore
 from service.write import GameService
 
 from ..api_helpers import PARTITIONS, api_client, assert_problem, bearer, new_game, play
+
+DUMP = re.compile(r"\w+\(\w+=|\[\[|\{'")  # an object's repr, nested lists, a dict's repr
 
 SECRET = {"vp_visibility": "secret", "variant_sorting": True}
 
@@ -63,8 +66,10 @@ async def test_a_whole_pergamon_game_between_three_people_is_played_by_choices_a
     view = (await client.get(f"/games/{game}/view", headers=bearer(tokens[2]))).json()
     assert view["view"]["finished"] and view["view"]["you"]["seat"] == 2
     audit = (await client.get(f"/games/{game}/audit")).json()
-    assert audit["ok"] and audit["kind"] == "pergamon" and len(audit["story"]) == audit["events"], audit["checks"]
-    assert audit["story"][-1].endswith(f"scores {detail['outcome']['scores']}")
+    assert audit["ok"] and audit["kind"] == "pergamon" and len(audit["story_events"]) == audit["events"], audit[
+        "checks"
+    ]
+    assert audit["story_events"][-1]["scores"] == detail["outcome"]["scores"]
     lobby = (await client.get("/games", params={"status": "finished", "kind": "pergamon"})).json()["games"]
     assert [g["game"] for g in lobby] == [game]
 
@@ -94,8 +99,8 @@ async def test_while_vp_are_secret_no_seat_nor_spectator_sees_another_seats_vp(c
                 assert p["vp"] is None
             if p["type"] == "markers_scored":
                 assert all(v is None for i, v in enumerate(p["points"]) if i != who)
-        story = (await client.get(f"/games/{game}/audit", headers=headers)).json()["story"]
-        assert all(line.endswith("scores [None, None]") for line in story[1:])
+        story = (await client.get(f"/games/{game}/audit", headers=headers)).json()["story_events"]
+        assert all(line["scores"] == [None, None] for line in story[1:])
 
 
 async def test_pergamon_bodies_are_typed_by_the_games_kind(client):
@@ -217,3 +222,8 @@ async def test_a_running_pergamon_game_forks_redealt_from_the_forkers_knowledge_
     assert (await client.get(f"/games/{child}")).json()["seed"]
     audit = (await client.get(f"/games/{child}/audit")).json()
     assert audit["ok"], audit["checks"]
+    # the re-dealt state is told in words, not dumped (`PergamonState(options=...)`)
+    assert audit["story_events"][0]["text"] == (
+        "This game was forked from another one, as Player A saw it, with everything unseen dealt afresh."
+    )
+    assert [line["text"] for line in audit["story_events"] if DUMP.search(line["text"])] == []

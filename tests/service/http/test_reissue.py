@@ -136,7 +136,9 @@ async def test_the_audit_checks_the_reissue_as_a_platform_event_and_the_game_pas
     assert report["ok"] and report["first_failure"] is None and report["events"] == reissued["final"]
     check = next(c for c in report["checks"] if c["name"] == "platform_events")
     assert check["ok"] is True and check["detail"].startswith("1 platform events")
-    assert "the admin: seat_reissued {'seat': 1}" in report["story"][reissued["at"]]
+    line = report["story_events"][reissued["at"]]  # the event after `at`: the re-issue, caused by no command
+    assert (line["version"], line["seat"], line["command"]) == (reissued["at"] + 1, None, None)
+    assert line["text"] == "Player B's seat was handed to a new player (its old token no longer works)."
 
 
 async def test_the_export_audits_clean_alone_and_imports_as_an_archive_that_does_too(

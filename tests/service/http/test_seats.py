@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from service.errors import ServiceError
+
 from ..api_helpers import assert_problem, bearer, version_of
 
 
@@ -137,3 +139,27 @@ async def test_tokens_and_invite_codes_never_travel_in_a_url(client):
             for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
                 if parameter["in"] in ("query", "path"):
                     assert not {"token", "invite", "code"} & set(parameter["name"].lower().split("_")), parameter
+
+
+async def test_seat_problems_name_the_seat_as_the_screen_does_and_say_what_to_do(client, referee):
+    created = await _create(
+        client, [{"type": "human", "holder": "creator"}, {"type": "human"}, {"type": "ai", "level": "random"}]
+    )
+    game = created["game"]
+    assert (await client.post(f"/games/{game}/seats/1/claim")).status_code == 201
+
+    taken = assert_problem(await client.post(f"/games/{game}/seats/1/claim"), 409, "seat_taken")
+    assert taken["detail"] == (
+        "Player B's seat (seat 1) has already been claimed. If it is yours and this browser lost its token, "
+        "ask the game's creator to re-issue the seat and open the new invite link."
+    )
+    ai = assert_problem(await client.post(f"/games/{game}/seats/2/claim"), 409, "seat_not_human")
+    assert ai["detail"].startswith("Player C's seat (seat 2) is played by an AI")
+    unknown = assert_problem(await client.post(f"/games/{game}/seats/7/claim"), 404, "unknown_seat")
+    assert unknown["detail"] == "This game has seats 0 to 2 (Player A to Player C)."
+    with pytest.raises(ServiceError) as wrong:  # (HTTP refuses any seat in a command: only the write path checks)
+        await referee.submit(game, 0, {"type": "pass", "seat": 1})
+    assert wrong.value.code == "wrong_seat"
+    assert wrong.value.message.startswith(
+        "Your token is for Player A's seat (seat 0); the command names Player B's seat"
+    )
