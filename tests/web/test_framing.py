@@ -100,8 +100,13 @@ def test_the_client_plays_a_game_replays_and_audits_it_under_its_policy_with_not
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector("[data-choice]:not([disabled])")
     game = page.evaluate("location.hash").rsplit("/", 1)[1]
-    swatch = page.locator(".swatch.seat-0").first  # a colour set by the client: an inline style refused would lose it
-    assert swatch.evaluate("(e) => getComputedStyle(e).backgroundColor") == "rgb(214, 40, 40)"
+    # a colour set by the client: an inline style refused would lose it (asked of the swatch on the page
+    # at that moment: the page may draw itself again, and a swatch it replaced has no computed style)
+    page.wait_for_function(
+        "() => { const e = document.querySelector('.swatch.seat-0');"
+        " return e !== null && getComputedStyle(e).backgroundColor === 'rgb(214, 40, 40)'; }",
+        timeout=10_000,
+    )
     version = page.locator("body").get_attribute("data-version")
     for _ in range(10):  # a choice may open the next ones before it makes a whole command
         page.locator("[data-choice]:not([disabled])").first.click()
