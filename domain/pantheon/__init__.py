@@ -85,7 +85,7 @@ def render_board(edition: str) -> str:
 # What the registry (domain.games) hosts.
 GAME = Game(
     decider=PANTHEON,
-    engine="pantheon-engine/1",
+    engine="pantheon-engine/2",  # 2: the AI knowledge keeps every public fact (its view hashes differ)
     players=(2, 3, 4),
     random_options=random_options,
     random_command=random_command,

@@ -87,7 +87,7 @@ Options = PantheonCardsOptions
 # What the registry (domain.games) hosts.
 GAME = Game(
     decider=PANTHEON_CARDS,
-    engine="pantheon-cards-engine/1",
+    engine="pantheon-cards-engine/2",  # 2: the AI knowledge keeps the hand trace (other view hashes)
     players=(3, 4, 5, 6),
     random_options=random_options,
     random_command=random_command,

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from domain import games
 from domain.kernel import (
     PLATFORM_TYPES,
     Bots,
@@ -71,7 +72,11 @@ def audit(header: Header, envelopes: list[Envelope], decider: Decider, *, rerun_
     report = Report(game=header.game, events=len(envelopes))
     seed = _check_seed(header, envelopes, report)
     _check_chain(header, envelopes, report)
-    _replay_and_redecide(header, envelopes, decider, seed, report, _AiCheck(decider.bots, rerun_bots))
+    # a game recorded by another engine version of its kind: its AI's views were of that engine's knowledge
+    hosted = games.GAMES.get(decider.kind)
+    running = hosted.engine if hosted else header.engine
+    older = header.engine if header.engine and header.engine != running else None
+    _replay_and_redecide(header, envelopes, decider, seed, report, _AiCheck(decider.bots, rerun_bots, older, running))
     return report
 
 
@@ -223,15 +228,16 @@ def _add_redecide_check(report: Report, seed, redecided: int, failure: int | Non
 class _AiCheck:
     """The AI commands' provenance: the view each decided from, and optionally the decision."""
 
-    def __init__(self, bots: Bots | None, rerun: bool) -> None:
-        self.bots, self.rerun = bots, rerun
+    def __init__(self, bots: Bots | None, rerun: bool, older: str | None = None, running: str = "") -> None:
+        """`older`: the engine that recorded the game, when not the one `running` here."""
+        self.bots, self.rerun, self.older, self.running = bots, rerun, older, running
         self.view_failure: int | None
         self.rerun_failure: int | None
         self.commands, self.rerun_count, self.view_failure, self.rerun_failure = 0, 0, None, None
 
     def check(self, state, e: Envelope, command) -> None:
         self.commands += 1
-        if self.bots is None or self.view_failure is not None:
+        if self.bots is None or self.older is not None or self.view_failure is not None:
             return
         provenance = e.provenance or {}
         try:
@@ -261,6 +267,16 @@ class _AiCheck:
             return [Check("ai_views", True, "no AI commands in this game")]
         if self.bots is None:
             return [Check("ai_views", None, f"{self.commands} AI commands, but no bots are known for this game kind")]
+        if self.older is not None:  # its knowledge then held other facts: the hashes cannot be rebuilt here
+            return [
+                Check(
+                    "ai_views",
+                    None,
+                    f"{self.commands} AI commands recorded by {self.older}; this server runs {self.running}, "
+                    "whose AI knowledge holds other public facts, so their views cannot be rebuilt here "
+                    "(audit the game with that engine's release)",
+                )
+            ]
         checks = [
             Check(
                 "ai_views",

@@ -77,6 +77,22 @@ async def test_every_ai_command_is_confirmed_by_its_view_hash_and_by_running_its
     assert checks(audit(header, envelopes, dataclasses.replace(PANTHEON, bots=None)))["ai_views"] == (None, None)
 
 
+async def test_the_ai_views_of_a_game_recorded_by_an_older_engine_are_said_to_be_unconfirmable_not_failed(service):
+    game = await ai_game(service, ["random", "greedy"])
+    header, envelopes = await load_export(service.store, game)
+    older = msgspec.structs.replace(header, engine="pantheon-engine/1")  # its knowledge held fewer facts
+    report = audit(older, envelopes, PANTHEON, rerun_bots=True)
+    [views] = [c for c in report.checks if c.name == "ai_views"]
+    assert views.ok is None and "recorded by pantheon-engine/1" in views.detail
+    assert "ai_decisions" not in checks(report) and all(c.ok is not False for c in report.checks)
+    # the engine running here still checks its own games: a tampered view fails them
+    damaged = [
+        msgspec.structs.replace(e, provenance={**e.provenance, "view": "0" * 64}) if e.provenance else e
+        for e in envelopes
+    ]
+    assert checks(audit(header, damaged, PANTHEON))["ai_views"][0] is False
+
+
 async def test_pantheon_audit_bots_reruns_the_bots_of_an_exported_file(service, tmp_path, capsys):
     game = await ai_game(service, ["greedy", "random"])
     header, envelopes = await load_export(service.store, game)
