@@ -9,7 +9,15 @@ from . import events as ev
 from .board import load_board
 from .commands import Reserve, SacrificeTile
 from .components import load_components
-from .facts import DRAW, PILE, PLAY, REFILL, TAKE, half_god_seen, new_pile, note_cards
+from .evolve_cards import (
+    card_taken,
+    cards_drawn,
+    discard_reshuffled,
+    display_refilled,
+    hands_reshuffled,
+    play,
+)
+from .facts import PLAY, TAKE, half_god_seen, new_pile, note_cards
 from .rules import board_of, chain_route, components_of, route_at_epoch_start
 from .state import SeatState, State
 from .vocabulary import (
@@ -84,51 +92,8 @@ def _idx(state: State, coords: tuple[int, int]) -> int:
     return load_board(state.options.edition).index_of[coords]
 
 
-def _add_cards(counts: list[int], cards: list[str], sign: int = 1) -> None:
-    for card in cards:
-        counts[CARD_INDEX[card]] += sign
-
-
-def _play(state: State, seat: int, cards: list[str]) -> None:
-    """Cards from a hand to the discard, before everybody's eyes."""
-    _add_cards(state.seats[seat].hand, cards, -1)
-    _add_cards(state.discard, cards)
-    note_cards(state, PLAY, seat, [CARD_INDEX[c] for c in cards])
-
-
 def _starting_seat(state: State, e: ev.StartingSeatChosen) -> None:
     state.starting_seat = e.seat
-
-
-def _cards_drawn(state: State, e: ev.CardsDrawn) -> None:
-    _add_cards(state.draw_pile, e.cards, -1)
-    _add_cards(state.seats[e.seat].hand, e.cards)
-    note_cards(state, DRAW, e.seat, [CARD_INDEX[c] for c in e.cards])
-
-
-def _display_refilled(state: State, e: ev.DisplayRefilled) -> None:
-    state.draw_pile[CARD_INDEX[e.card]] -= 1
-    state.display[e.slot] = CARD_INDEX[e.card]
-    note_cards(state, REFILL, -1, [CARD_INDEX[e.card]])
-
-
-def _card_taken(state: State, e: ev.CardTaken) -> None:
-    state.display[e.slot] = EMPTY_SLOT
-    state.seats[e.seat].hand[CARD_INDEX[e.card]] += 1
-    note_cards(state, TAKE, e.seat, [CARD_INDEX[e.card]])
-
-
-def _discard_reshuffled(state: State, e: ev.DiscardReshuffled) -> None:
-    state.draw_pile = [a + b for a, b in zip(state.draw_pile, state.discard)]
-    state.discard = [0] * len(CARD_INDEX)
-    note_cards(state, PILE, -1, state.draw_pile[:])
-
-
-def _hands_reshuffled(state: State, e: ev.HandsReshuffled) -> None:
-    for seat in state.seats:
-        state.draw_pile = [a + b for a, b in zip(state.draw_pile, seat.hand)]
-        seat.hand = [0] * len(CARD_INDEX)
-    new_pile(state)
 
 
 def _bonus_dealt(state: State, e: ev.BonusTilesDealt) -> None:
@@ -182,7 +147,7 @@ def _money_resorted(state: State, e: ev.SpecialMoneyResorted) -> None:
 
 
 def _cards_discarded(state: State, e: ev.CardsDiscarded) -> None:
-    _play(state, e.seat, e.cards)
+    play(state, e.seat, e.cards)
 
 
 def _pieces_exchanged(state: State, e: ev.PiecesExchanged) -> None:
@@ -249,7 +214,7 @@ def _moved(state: State, e: ev.Moved) -> None:
 
 def _bought(state: State, e: ev.Bought) -> None:
     seat = state.seats[e.seat]
-    _play(state, e.seat, e.money)
+    play(state, e.seat, e.money)
     for p in e.purchases:
         if isinstance(p, SacrificeTile):
             seat.sacrifice[SACRIFICE_INDEX[p.kind]] = p.level
@@ -273,7 +238,7 @@ def _god_gained(state: State, e: ev.GodGained) -> None:
         state.gallia_tile = ""
     else:
         state.gods_stack.remove(e.tile)
-    _play(state, e.seat, e.cards)
+    play(state, e.seat, e.cards)
     seat.score += e.points
     if components_of(state).gods[e.tile].kind == "immediate":
         state.gods_box.append(e.tile)
@@ -390,11 +355,11 @@ def _follow_up_declined(state: State, e: ev.FollowUpDeclined) -> None:
 
 _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     ev.StartingSeatChosen: _starting_seat,
-    ev.CardsDrawn: _cards_drawn,
-    ev.DisplayRefilled: _display_refilled,
-    ev.CardTaken: _card_taken,
-    ev.DiscardReshuffled: _discard_reshuffled,
-    ev.HandsReshuffled: _hands_reshuffled,
+    ev.CardsDrawn: cards_drawn,
+    ev.DisplayRefilled: display_refilled,
+    ev.CardTaken: card_taken,
+    ev.DiscardReshuffled: discard_reshuffled,
+    ev.HandsReshuffled: hands_reshuffled,
     ev.BonusTilesDealt: _bonus_dealt,
     ev.NationRevealed: _nation_revealed,
     ev.GodsStackRebuilt: _gods_rebuilt,
