@@ -338,41 +338,6 @@ class ForkRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     seats: ForkSeats
 
 
-class AuditCheck(Struct, frozen=True, kw_only=True):
-    name: str
-    ok: bool | None  # null: could not be run yet (e.g. the seed is secret until the game ends)
-    detail: str
-    first_failure: int | None
-
-
-class AuditStoryLine(Struct, frozen=True, kw_only=True):
-    """One event of the audit's story: in words (its `text`, as `/events` gives it to a spectator
-    while the game runs; the whole event once it has ended), who caused it, the scores after it."""
-
-    version: int
-    seat: int | None  # the seat whose command caused it (null: the game itself, or the platform)
-    command: str | None  # the type of the command that caused it, on the first event of its events
-    text: str
-    scores: list[int | None]  # per seat after the event (null: a score a spectator may not know yet)
-
-
-class AuditReport(Struct, frozen=True, kw_only=True):
-    """The audit of a game: every check (`ok` null: it needs the end of the game, or could not
-    run), and the story of every event in words (as a spectator sees it while the game is running):
-    as lines (`story`) and as fields (`story_events`)."""
-
-    game: str
-    kind: GameKind  # type: ignore[valid-type]
-    ok: bool
-    events: int
-    first_failure: int | None
-    checks: list[AuditCheck]
-    # every event as one line of words ("v12    Player A place: Player A placed ...  scores A 3, B 5"),
-    # as `pantheon audit` prints it; `story_events` gives the same as fields
-    story: list[str]
-    story_events: list[AuditStoryLine] = []
-
-
 class Rejected(Struct, frozen=True, kw_only=True):
     """A refused command: when (ms), by which seat, the stable code; and, for the seat's own
     commands or once the game has ended, at which version, what and why (a refused command and

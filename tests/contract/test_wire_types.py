@@ -11,7 +11,7 @@ import jsonschema_rs
 import msgspec
 import pytest
 
-from service.http import models
+from service.http import audit, models
 from service.http.openapi_export import document
 
 from ..service.api_helpers import (
@@ -51,7 +51,7 @@ async def _reads(client, game: str, tokens: list[str], admin: str) -> None:
     await _read(client, f"/games/{game}", GAME)
     await _read(client, f"/games/{game}/view", models.ViewAnswer)
     await _read(client, f"/games/{game}/score", models.ScoreAnswer)
-    await _read(client, f"/games/{game}/audit", models.AuditReport)
+    await _read(client, f"/games/{game}/audit", audit.AuditReport)
     await _read(client, f"/games/{game}/rejected", list[models.Rejected])
     await _read(client, f"/games/{game}/events", models.Events, limit=50)
     for token in tokens:
