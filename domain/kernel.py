@@ -144,12 +144,12 @@ def is_platform(event: Any) -> bool:
 def evolve(decider: Decider, state: Any, event: Any) -> Any:
     """The game's `evolve`, passing over the platform's events but a forfeit (the game ends)."""
     if isinstance(event, PlatformEvent):
-        return forfeited(decider, state, event.seat) if _forfeits(event) else state
+        return forfeited(decider, state, event.seat) if isinstance(event, TimedOut) and _forfeits(event) else state
     return decider.evolve(state, event)
 
 
-def _forfeits(event: Any) -> bool:
-    return isinstance(event, TimedOut) and event.then == "forfeit"
+def _forfeits(event: TimedOut) -> bool:
+    return event.then == "forfeit"
 
 
 def forfeited(decider: Decider, state: Any, seat: int) -> Any:
@@ -205,7 +205,7 @@ def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:
     for event in events:
         if not isinstance(event, PlatformEvent):
             batch.append(event)
-        elif _forfeits(event):  # the game's events so far, then the end it makes
+        elif isinstance(event, TimedOut) and _forfeits(event):  # the game's events so far, then the end
             state = forfeited(decider, _fold_game(decider, batch, state), event.seat)
             batch = []
     return _fold_game(decider, batch, state)
