@@ -15,7 +15,7 @@ from domain import clock as clocks_
 from domain.clock import ClockChoice, Clocks, Logged, TimeOut
 from domain.kernel import ClockPaused, DomainError, evolve
 from service.errors import Code, Refused, ServiceError
-from service.store.codec import JSON, wrap_batch, wrap_platform
+from service.store.codec import JSON, wrap_platform
 from service.store.errors import RedisError
 from service.store.streams import ClockOff, VersionConflict
 
@@ -100,7 +100,8 @@ async def time_out(games: Games, game: str, seat: int, version: int, observed_ms
             raise Refused.by_rule(error) from None
         decider = await games.decider(game)
         ended = decider.is_terminal(evolve(decider, clock.state, event))
-        envelopes = wrap_batch(game, version, clock.last_hash, [event], command, seat=None, recorded_at=observed_ms)
+        # a platform event (the event holds the seat and the time seen), recorded at the time seen
+        envelopes = [wrap_platform(game, version, clock.last_hash, event, recorded_at=observed_ms)]
         appended = await _append(games, game, version, envelopes, ended=ended, awaiting=None if ended else seat)
     if ended:
         with contextlib.suppress(RedisError):
