@@ -267,7 +267,7 @@ EventOut = per_game(
     "EventOut",
     "One event as the caller may see it: the envelope and the redacted domain event "
     "(`payload`, tagged by its `type`), or a platform event that no command caused "
-    "(`seat_reissued`: `seat` and `command` are null).",
+    "(`seat_reissued`, `timed_out`, `clock_paused`: `seat` and `command` are null).",
     lambda kind, c: [
         ("version", int),
         ("type", str),
