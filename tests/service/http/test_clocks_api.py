@@ -114,7 +114,9 @@ async def test_a_bad_clock_is_a_problem_and_makes_no_game(server, clock, code, s
 
 async def test_no_client_can_send_a_time_out(server):
     async with httpx.AsyncClient(base_url=server) as client:
-        game, token = await _clocked(client, "forfeit")
+        body = {"seats": [{"type": "human", "holder": "creator"}] * 2, "clock": {"seats": [SECOND, SECOND]}}
+        created = (await client.post("/games", json=body)).json()
+        game, token = created["game"], created["seats"][0]["token"]  # no AI: nothing else changes the game
         before = (await client.get(f"/games/{game}")).json()["version"]
         sent = await client.post(
             f"/games/{game}/commands", json={"type": "time_out", "observed_ms": 2**40}, headers=bearer(token)
