@@ -32,7 +32,7 @@ def test_a_seat_that_lets_its_time_run_out_is_played_by_the_greedy_ai_and_the_ga
     page.goto("/")
     page.get_by_role("button", name="New game").click()
     choice = page.get_by_test_id("clock-choice")
-    choice.get_by_label("Clock", exact=True).select_option("per_move")
+    choice.locator("select[name='clock:kind']").select_option("per_move")
     choice.get_by_label("seconds per move").fill("3")
     choice.get_by_label("When time runs out").select_option("greedy")
     page.get_by_role("button", name="Start").click()
