@@ -52,15 +52,15 @@ async def _until(client, game: str, condition, timeout_s: float = 30) -> dict:
     raise AssertionError(f"timed out waiting on game {game}: {detail}")
 
 
-async def _let_the_clock_run_out(client, redis_url, prefix, game: str, token: str) -> list[dict]:
-    """Seat 0 plays its moves until its clock runs (the clocks start with the first command), then
-    waits: the events after it."""
+async def _let_the_clock_run_out(client, redis_url, prefix, game: str, token: str) -> dict:
+    """Seat 0 plays its moves until its clock runs (the clocks start with the game's first command),
+    then plays no more: the game's status as its 1 s began to run out."""
     async with referee_service(redis_url, prefix) as referee:
         while True:
             detail = await _until(client, game, lambda d: d["finished"] or d["awaiting"]["seat"] == 0)
             if detail["clock"]["deadline_ms"] is not None:
                 break
-            _, command, version = await next_command(client, referee, game, random.Random(version_or(detail)))
+            _, command, version = await next_command(client, referee, game, random.Random(detail["version"]))
             answer = await client.post(
                 f"/games/{game}/commands", json=command, headers=bearer(token), params={"expected_version": version}
             )
@@ -69,10 +69,6 @@ async def _let_the_clock_run_out(client, redis_url, prefix, game: str, token: st
     assert running["seats"] == [{"seat": 0, "remaining_ms": running["seats"][0]["remaining_ms"], "running": True}]
     assert 0 <= running["seats"][0]["remaining_ms"] <= 1_000
     return detail
-
-
-def version_or(detail: dict) -> int:
-    return detail["version"]
 
 
 async def test_a_clock_is_shown_before_any_seat_is_claimed(server):
@@ -93,23 +89,24 @@ async def test_a_clock_is_shown_before_any_seat_is_claimed(server):
     assert [s["remaining_ms"] for s in detail["clock"]["seats"]] == [1_000, 60_000]
 
 
-@pytest.mark.parametrize(
-    ("clock", "code", "status"),
-    [
-        ({"seats": [{"type": "per_move", "seconds": 0}, None]}, "bad_clock", 422),  # under the minimum
-        ({"seats": [SECOND]}, "bad_clock", 422),  # not one per seat
-        ({"seats": [None, SECOND]}, "bad_clock", 422),  # seat 1 is the AI's
-        ({"seats": [{"type": "fischer", "bank_s": 60, "increment_s": -1}, None]}, "bad_clock", 422),
-        ({"seats": [SECOND, None], "on_time_out": "strong"}, "malformed_request", 400),
-        ({"seats": [{"type": "hourglass", "seconds": 60}, None]}, "malformed_request", 400),
-    ],
-)
-async def test_a_bad_clock_is_a_problem_and_makes_no_game(server, clock, code, status):
+BAD_CLOCKS = [
+    ({"seats": [{"type": "per_move", "seconds": 0}, None]}, "bad_clock", 422),  # under the minimum
+    ({"seats": [SECOND]}, "bad_clock", 422),  # not one per seat
+    ({"seats": [None, SECOND]}, "bad_clock", 422),  # seat 1 is the AI's
+    ({"seats": [{"type": "fischer", "bank_s": 60, "increment_s": -1}, None]}, "bad_clock", 422),
+    ({"seats": [{"type": "fischer", "bank_s": 31 * 24 * 3600}, None]}, "bad_clock", 422),  # over 30 days
+    ({"seats": [SECOND, None], "on_time_out": "strong"}, "malformed_request", 400),
+    ({"seats": [{"type": "hourglass", "seconds": 60}, None]}, "malformed_request", 400),
+]
+
+
+async def test_a_bad_clock_is_a_problem_and_makes_no_game(server):
     async with httpx.AsyncClient(base_url=server) as client:
-        body = {"seats": [{"type": "human"}, {"type": "ai"}], "clock": clock}
-        problem = assert_problem(await client.post("/games", json=body), status, code)
+        for clock, code, status in BAD_CLOCKS:
+            body = {"seats": [{"type": "human"}, {"type": "ai"}], "clock": clock}
+            problem = assert_problem(await client.post("/games", json=body), status, code)
+            assert problem["detail"][0].isupper(), problem
         assert (await client.get("/games")).json()["games"] == []
-    assert problem["detail"][0].isupper()
 
 
 async def test_no_client_can_send_a_time_out(server):
