@@ -6,12 +6,15 @@ whose time runs out played by the greedy AI, or forfeiting the game; the audit p
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
+import uuid
 
 import httpx
 import pytest
 
+from service.store.connection import connect_sync
 from tests.service.ai.test_ai import stop, worker
 from tests.service.api_helpers import assert_problem, bearer, next_command, referee_service
 from tests.service.live import live_api
@@ -21,15 +24,31 @@ pytestmark = pytest.mark.long
 SECOND = {"type": "per_move", "seconds": 1}
 
 
-@pytest.fixture
-def server(redis_url, prefix):
-    """A live API with 1 s clocks allowed and a worker whose clock keeper looks every 0.3 s."""
+@pytest.fixture(scope="module")
+def live(redis_url):
+    """A live API with 1 s clocks allowed and a worker whose clock keeper looks every 0.3 s, on a key
+    prefix of this module's own (one server for its tests: each start costs seconds), deleted after."""
+    prefix = f"test-{uuid.uuid4().hex[:10]}"
     workers = [worker(redis_url, prefix, PANTHEON_AI_SWEEP_S="0.3")]
     try:
         with live_api(redis_url, prefix, PANTHEON_CLOCK_MIN_S="1") as base:
-            yield base
+            yield base, prefix
     finally:
         stop(workers)
+        for url in dict.fromkeys([redis_url, os.environ.get("PANTHEON_QUEUE_URL") or redis_url]):
+            client = connect_sync(url)
+            keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
+            if keys:
+                client.delete(*keys)
+            for queue in client.smembers("rq:queues"):
+                if prefix.encode() in queue:
+                    client.srem("rq:queues", queue)
+            client.close()
+
+
+@pytest.fixture
+def server(live):
+    return live[0]
 
 
 async def _clocked(client, then: str) -> tuple[str, str]:
@@ -102,11 +121,12 @@ BAD_CLOCKS = [
 
 async def test_a_bad_clock_is_a_problem_and_makes_no_game(server):
     async with httpx.AsyncClient(base_url=server) as client:
+        before = (await client.get("/games")).json()["games"]
         for clock, code, status in BAD_CLOCKS:
             body = {"seats": [{"type": "human"}, {"type": "ai"}], "clock": clock}
             problem = assert_problem(await client.post("/games", json=body), status, code)
             assert problem["detail"][0].isupper(), problem
-        assert (await client.get("/games")).json()["games"] == []
+        assert (await client.get("/games")).json()["games"] == before
 
 
 async def test_no_client_can_send_a_time_out(server):
@@ -122,17 +142,17 @@ async def test_no_client_can_send_a_time_out(server):
         assert (await client.get(f"/games/{game}")).json()["version"] == before
 
 
-async def test_a_seat_whose_time_runs_out_is_played_by_the_greedy_ai_and_the_audit_passes(server, redis_url, prefix):
+async def test_a_seat_whose_time_runs_out_is_played_by_the_greedy_ai_and_the_audit_passes(server, redis_url, live):
     async with httpx.AsyncClient(base_url=server) as client:
         game, token = await _clocked(client, "greedy")
-        detail = await _let_the_clock_run_out(client, redis_url, prefix, game, token)
+        detail = await _let_the_clock_run_out(client, redis_url, live[1], game, token)
         timed_out_at = detail["version"] + 1
         await _until(client, game, lambda d: d["version"] > timed_out_at)  # the greedy move for seat 0
         events = (await client.get(f"/games/{game}/events", params={"after": detail["version"]})).json()["events"]
         assert events[0]["type"] == "timed_out" and events[0]["payload"]["seat"] == 0
         assert events[0]["payload"]["observed_ms"] >= events[0]["payload"]["deadline_ms"]
         audit = (await client.get(f"/games/{game}/audit")).json()
-    async with referee_service(redis_url, prefix) as referee:
+    async with referee_service(redis_url, live[1]) as referee:
         after = [e for e in await referee.store.read(game, timed_out_at) if e.cause is not None]
     assert after[0].seat == 0 and after[0].provenance["bot"] == "greedy"
     checks = {c["name"]: c for c in audit["checks"]}
@@ -140,10 +160,10 @@ async def test_a_seat_whose_time_runs_out_is_played_by_the_greedy_ai_and_the_aud
     assert all(c["ok"] is not False for c in audit["checks"]), audit["checks"]
 
 
-async def test_a_seat_whose_time_runs_out_forfeits_and_is_ranked_last(server, redis_url, prefix):
+async def test_a_seat_whose_time_runs_out_forfeits_and_is_ranked_last(server, redis_url, live):
     async with httpx.AsyncClient(base_url=server) as client:
         game, token = await _clocked(client, "forfeit")
-        await _let_the_clock_run_out(client, redis_url, prefix, game, token)
+        await _let_the_clock_run_out(client, redis_url, live[1], game, token)
         detail = await _until(client, game, lambda d: d["finished"])
         audit = (await client.get(f"/games/{game}/audit")).json()
     assert detail["status"] == "finished" and detail["outcome"]["winners"] == [1]
