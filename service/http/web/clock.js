@@ -47,25 +47,35 @@ const mmss = (ms) => {
 
 // Each clocked seat's time left, ticking while its turn runs.
 export class ClockView {
-  constructor() {
+  constructor(game) {
+    this.game = game;
     this.root = h("ul", { class: "clocks", "aria-label": "Turn clocks" });
-    this.ends = new Map();  // seat -> when its running turn ends, on this page's clock (performance.now)
     this.timer = setInterval(() => this.tick(), 250);
   }
 
   stop() { clearInterval(this.timer); }
 
-  // A fresh game status: each seat's time left as the server counted it when it answered.
-  update(detail, mine) {
+  // A game status: each seat's time left as the server counted it when it answered. The page's reads
+  // may be answered from the browser's cache (a 304: the same version), whose time left is as old as
+  // the cached answer: a new version's clocks are read once more, past every cache (`fresh`).
+  update(detail, mine, fresh = false) {
     const clock = detail.clock;
     this.root.hidden = !clock;
     if (!clock) return;
+    if (!fresh && this.asked !== detail.version) {
+      this.asked = detail.version;
+      fetch(`games/${this.game}`, { cache: "no-store", headers: { Accept: "application/json" } })
+        .then((r) => (r.ok ? r.json() : null))
+        .then((d) => { if (d && d.version === detail.version) this.update(d, mine, true); })
+        .catch(() => {});  // the clock shows what it had
+    }
     const turn = `${detail.version}`;
     const known = new Map(this.shown || []);
     this.shown = clock.seats.map((s) => {
-      // a turn's end is taken once per version: a later answer of the same version (a cached one) adds nothing
+      // a turn's end is taken once per version (a later answer of the same version adds nothing), or from a fresh read
       const same = known.get(s.seat);
-      const end = same && same.turn === turn && same.running === s.running ? same.end : performance.now() + s.remaining_ms;
+      const keep = !fresh && same && same.turn === turn && same.running === s.running;
+      const end = keep ? same.end : performance.now() + s.remaining_ms;
       return [s.seat, { turn, running: s.running && !detail.finished, end, left: s.remaining_ms }];
     });
     this.mine = mine;

@@ -16,7 +16,7 @@ export class GamePage {
     [this.seat, this.token] = mySeat(game);
     this.admin = adminToken(game);
     this.abort = new AbortController();
-    this.clocks = new ClockView();  // each clocked seat's time left
+    this.clocks = new ClockView(game);  // each clocked seat's time left
     this.stack = [];  // options answers: the root, then one per `next` followed
     this.path = [];  // the choices taken so far in the command being built
     this.busy = false;  // a request of ours is in flight: no choice is clickable
