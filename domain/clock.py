@@ -85,6 +85,7 @@ class Clocks:
     timed_out: bool = False  # that turn's time ran out: the greedy AI plays it
     started: bool = False  # the game's first command after its creation was recorded
     batches: int = 0  # the appends folded so far (the first is the game's creation)
+    forfeited: int | None = None  # the seat whose time ran out in a game that then ended (forfeit)
 
     def clock(self, seat: int) -> SeatClock | None:
         return self.choice.seats[seat] if 0 <= seat < len(self.choice.seats) else None
@@ -181,7 +182,7 @@ def time_out(clocks: Clocks, command: TimeOut) -> TimedOut:
 def timed_out(clocks: Clocks, event: TimedOut) -> Clocks:
     """After a time-out: the greedy AI plays the rest of the turn (no clock runs), or the game ended."""
     if event.then == "forfeit":
-        return replace(clocks, seat=None, timed_out=False)
+        return replace(clocks, seat=None, timed_out=False, forfeited=event.seat)
     return replace(clocks, timed_out=True)
 
 

@@ -21,12 +21,14 @@ class SeatClockNow(Struct, frozen=True, kw_only=True):
 class ClockStatus(Struct, frozen=True, kw_only=True):
     """The game's turn clocks: as chosen at creation (`choice`), each clocked seat's time left at
     `now_ms` (the server's clock, ms), and when the running turn's time is up (`deadline_ms`, on the
-    same clock; null: no clock runs). A client counts down from `remaining_ms`."""
+    same clock; null: no clock runs). A client counts down from `remaining_ms`. `forfeited`: the seat
+    whose time ran out in a game that then ended (`on_time_out: forfeit`): ranked last."""
 
     choice: ClockChoice
     seats: list[SeatClockNow]
     now_ms: int
     deadline_ms: int | None
+    forfeited: int | None = None
 
 
 async def clock_status(service: GameService, game: str) -> ClockStatus | None:
@@ -42,4 +44,6 @@ async def clock_status(service: GameService, game: str) -> ClockStatus | None:
         for seat, ms in enumerate(left)
         if ms is not None
     ]
-    return ClockStatus(choice=now.clocks.choice, seats=seats, now_ms=at, deadline_ms=deadline)
+    return ClockStatus(
+        choice=now.clocks.choice, seats=seats, now_ms=at, deadline_ms=deadline, forfeited=now.clocks.forfeited
+    )

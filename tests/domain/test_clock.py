@@ -3,6 +3,7 @@ race of a late move and a time-out, and a forfeit that ends any game with the se
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -19,11 +20,15 @@ PER_MOVE = ClockChoice(seats=[PerMove(seconds=60), None], on_time_out="greedy")
 FISCHER = ClockChoice(seats=[Fischer(bank_s=60, increment_s=5), Fischer(bank_s=60)], on_time_out="forfeit")
 
 
+# the toy game ends on a forfeit by its own hook (its state is a dict, not a game's Struct)
+GAME = dataclasses.replace(TOY, forfeit=lambda state, seat: {**state, "turn": None})
+
+
 def given(choice: ClockChoice, *log: tuple[int, object]) -> clock.Clocks:
     """The clocks after a log of (recorded ms, event), each event an append of its own; the first
     is the game's creation (here a toy event, for the toy game has no create command)."""
     entries = [Logged(at, True, event) for at, event in log]
-    clocks, _ = clock.follow(TOY, clock.start(choice), TOY.initial_state(), entries)
+    clocks, _ = clock.follow(GAME, clock.start(choice), GAME.initial_state(), entries)
     return clocks
 
 
@@ -94,6 +99,16 @@ def test_after_a_greedy_time_out_no_clock_runs_until_the_turn_ends():
     assert clocks.timed_out and clock.deadline(clocks) is None
     clocks = given(PER_MOVE, *log, (61_000, timed), (61_200, move(0)), (62_000, move(1)))
     assert clock.deadline(clocks) == 62_000 + 60_000  # its next turn: a whole minute again
+
+
+def test_a_forfeit_stops_every_clock_and_names_the_seat():
+    log = [
+        (0, move(0)),
+        (1_000, move(1)),
+        (61_000, TimedOut(seat=0, observed_ms=61_000, deadline_ms=61_000, then="forfeit")),
+    ]
+    clocks = given(PER_MOVE, *log)
+    assert clocks.forfeited == 0 and clocks.seat is None and clock.deadline(clocks) is None
 
 
 def test_a_fischer_bank_starts_again_full_after_a_time_out():

@@ -167,5 +167,5 @@ async def test_a_seat_whose_time_runs_out_forfeits_and_is_ranked_last(server, re
         detail = await _until(client, game, lambda d: d["finished"])
         audit = (await client.get(f"/games/{game}/audit")).json()
     assert detail["status"] == "finished" and detail["outcome"]["winners"] == [1]
-    assert detail["seed"] and detail["clock"]["deadline_ms"] is None
+    assert detail["seed"] and detail["clock"]["deadline_ms"] is None and detail["clock"]["forfeited"] == 0
     assert audit["ok"] is True, [c for c in audit["checks"] if c["ok"] is not True]
