@@ -89,6 +89,10 @@ class Decider:
     # spectator): `event` as redact gave it to that viewer, `state` the state before it (for the
     # names of components it refers to); seats are "Player A".. and "You" (None: the event's type)
     narrate: Callable[[Any, Any, int | None], str] | None = None
+    # forfeit(state, seat) -> the state of the game ended at once with `seat` ranked last (a turn
+    # clock ran out, `TimedOut`); None: the kernel's `forfeited`, by the conventions every game
+    # keeps (its state's `finished`, `winners`, `options.players`, and `places` or `end_reason`)
+    forfeit: Callable[[Any, int], Any] | None = None
 
 
 class PlatformEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -104,7 +108,27 @@ class SeatReissued(PlatformEvent, frozen=True, kw_only=True, tag="seat_reissued"
     seat: int
 
 
-PLATFORM_EVENTS = (SeatReissued,)
+class TimedOut(PlatformEvent, frozen=True, kw_only=True, tag="timed_out"):
+    """A seat's clock ran out (`domain.clock`): the server's clock keeper saw the time `observed_ms`
+    (the Redis clock, ms) past the seat's `deadline_ms` computed from the log. `then`: what the game's
+    creator chose, `greedy` (the greedy AI plays the rest of that turn for the seat) or `forfeit`
+    (the game ends at once, the seat ranked last)."""
+
+    seat: int
+    observed_ms: int
+    deadline_ms: int
+    then: str
+
+
+class ClockPaused(PlatformEvent, frozen=True, kw_only=True, tag="clock_paused"):
+    """The server could not serve from `from_ms` to `to_ms` (the Redis clock, ms): a turn's clock
+    does not count that time (it is given back)."""
+
+    from_ms: int
+    to_ms: int
+
+
+PLATFORM_EVENTS = (SeatReissued, TimedOut, ClockPaused)
 PLATFORM_TYPES = frozenset(event.__struct_config__.tag for event in PLATFORM_EVENTS)
 
 
@@ -118,8 +142,34 @@ def is_platform(event: Any) -> bool:
 
 
 def evolve(decider: Decider, state: Any, event: Any) -> Any:
-    """The game's `evolve`, passing over the platform's events."""
-    return state if isinstance(event, PlatformEvent) else decider.evolve(state, event)
+    """The game's `evolve`, passing over the platform's events but a forfeit (the game ends)."""
+    if isinstance(event, PlatformEvent):
+        return forfeited(decider, state, event.seat) if isinstance(event, TimedOut) and _forfeits(event) else state
+    return decider.evolve(state, event)
+
+
+def _forfeits(event: TimedOut) -> bool:
+    return event.then == "forfeit"
+
+
+def forfeited(decider: Decider, state: Any, seat: int) -> Any:
+    """The game ended at once with `seat` ranked last: the others ranked by their scores now."""
+    if decider.forfeit is not None:
+        return decider.forfeit(state, seat)
+    players = state.options.players  # every game's options have `players`
+    scores = decider.scores(state, True) if decider.scores else [0] * players
+    order = sorted((s for s in range(players) if s != seat), key=lambda s: -(scores[s] or 0))
+    best = scores[order[0]] or 0
+    changes: dict[str, Any] = {"finished": True, "winners": [s for s in order if (scores[s] or 0) == best]}
+    if hasattr(state, "places"):  # 1 = first, ties share a place, the forfeiting seat last
+        places = [0] * players
+        for s in order:
+            places[s] = 1 + sum(1 for o in order if (scores[o] or 0) > (scores[s] or 0))
+        places[seat] = players
+        changes["places"] = places
+    if hasattr(state, "end_reason"):
+        changes["end_reason"] = "time_out"
+    return msgspec.structs.replace(state, **changes)
 
 
 def redact(decider: Decider, event: Any, viewer: int | None) -> Any:
@@ -134,6 +184,12 @@ def narrate(decider: Decider, state: Any, event: Any, viewer: int | None) -> str
         return sentence(
             f"{players_of(event.seat, viewer)} seat was handed to a new player (its old token no longer works)"
         )
+    if isinstance(event, TimedOut):
+        then = "the game ends" if event.then == "forfeit" else "the greedy AI plays that turn"
+        return sentence(f"{players_of(event.seat, viewer)} time ran out: {then}")
+    if isinstance(event, ClockPaused):
+        seconds = max(1, round((event.to_ms - event.from_ms) / 1000))
+        return f"The server was unavailable for {seconds} s; that time is given back to the clock."
     if isinstance(event, PlatformEvent) or decider.narrate is None:
         tag = getattr(type(event), "__struct_config__", None)
         return (tag.tag if tag else type(event).__name__).replace("_", " ").capitalize() + "."
@@ -143,9 +199,19 @@ def narrate(decider: Decider, state: Any, event: Any, viewer: int | None) -> str
 def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:
     """Replay: evolve every event into the state, starting from the initial state, passing over
     the platform's events. Never draws."""
-    events = (e for e in events if not isinstance(e, PlatformEvent))
     if state is None:
         state = decider.initial_state()
+    batch: list[Any] = []
+    for event in events:
+        if not isinstance(event, PlatformEvent):
+            batch.append(event)
+        elif isinstance(event, TimedOut) and _forfeits(event):  # the game's events so far, then the end
+            state = forfeited(decider, _fold_game(decider, batch, state), event.seat)
+            batch = []
+    return _fold_game(decider, batch, state)
+
+
+def _fold_game(decider: Decider, events: list[Any], state: Any) -> Any:
     if decider.evolve_all is not None:
         return decider.evolve_all(state, events)
     evolve = decider.evolve

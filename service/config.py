@@ -258,6 +258,15 @@ SETTINGS: tuple[Setting, ...] = (
         frozenset({"serve", "worker"}),
     ),
     _setting(
+        "clock_min_s",
+        "PANTHEON_CLOCK_MIN_S",
+        "30",
+        int,
+        "the shortest Fischer bank or time per move a new game's turn clock may have, in seconds "
+        "(30; tests set less, to see a clock run out in seconds: never lower it for players)",
+        frozenset({"serve", "api"}),
+    ),
+    _setting(
         "archive_dir",
         "PANTHEON_ARCHIVE_DIR",
         "",
@@ -350,6 +359,7 @@ class Settings:
     port: int = _from_env("port")
     ai_workers: int = _from_env("ai_workers")
     ai_sweep_s: float = _from_env("ai_sweep_s")
+    clock_min_s: int = _from_env("clock_min_s")
     max_body_bytes: int = 64 * 1024
     cors_origins: tuple[str, ...] = _from_env("cors_origins")
     quotas: QuotaSettings = field(default_factory=QuotaSettings.from_environ)

@@ -52,6 +52,7 @@ class Code(StrEnum):
     WRONG_KIND = "wrong_kind"
     WRONG_SEAT_CLAIM = "wrong_seat_claim"
     WRONG_SEAT_COUNT = "wrong_seat_count"
+    BAD_CLOCK = "bad_clock"
     FORK_INSIDE_COMMAND = "fork_inside_command"
     FORK_NOT_SUPPORTED = "fork_not_supported"
     AUDIT_FAILED = "audit_failed"

@@ -21,6 +21,7 @@ from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService
 
+from .clocks import timed_out_level
 from .scheduler import Scheduler, TurnNotifier, ai_level, turn_key
 
 log = logging.getLogger(__name__)
@@ -154,8 +155,8 @@ async def play_turn(service, game: str, version: int, seat: int) -> dict:
     awaited = decider.awaited(state)
     if current != version or awaited is None or awaited.seat != seat:
         return {"outcome": "stale"}
-    level = ai_level(await service.meta(game), seat)
-    if level is None:  # taken back by its person since the turn was enqueued
+    level = ai_level(await service.meta(game), seat) or await timed_out_level(service, game, version, seat)
+    if level is None:  # taken back by its person since the turn was enqueued (or a person's turn)
         return {"outcome": "not_ai"}
     bots = decider.bots
     knowledge = bots.knowledge(state, seat)  # the bot sees only what its seat may see

@@ -27,6 +27,7 @@ from domain.rng import game_rng
 from domain.words import and_list, player_name, seat_name
 from service.store.codec import GENESIS_HASH, Envelope, chain_hash
 
+from .clocks import check_clocks, forfeit_scores
 from .export import Header
 from .story import StoryLine, score_words, story_line, words
 
@@ -77,6 +78,10 @@ def audit(header: Header, envelopes: list[Envelope], decider: Decider, *, rerun_
     running = hosted.engine if hosted else header.engine
     older = header.engine if header.engine and header.engine != running else None
     _replay_and_redecide(header, envelopes, decider, seed, report, _AiCheck(decider.bots, rerun_bots, older, running))
+    ok, detail, failure = check_clocks(envelopes, decider)
+    report.checks.append(Check("clocks", ok, detail, failure))
+    if (ended := forfeit_scores(envelopes, decider)) is not None:  # no game event announced its scores
+        report.checks = [Check("final_scores", True, ended) if c.name == "final_scores" else c for c in report.checks]
     return report
 
 

@@ -67,6 +67,7 @@ def run_worker(
     from rq import Queue, SimpleWorker
 
     from service.ai import worker
+    from service.ai.clocks import ClockKeeper
     from service.ai.scheduler import Scheduler, queue_name
     from service.ai.sweeper import Sweeper
     from service.store.connection import queue_connection
@@ -87,8 +88,9 @@ def run_worker(
         ),
         every_s=sweep_every_s if sweep_every_s is not None else settings.ai_sweep_s,
     )
+    keeper = ClockKeeper(settings, url, sweeper.scheduler)
     stop = threading.Event()
-    threading.Thread(target=_sweep_until, args=(sweeper, stop), daemon=True, name="ai-sweeper").start()
+    threading.Thread(target=_sweep_until, args=(sweeper, stop, keeper), daemon=True, name="ai-sweeper").start()
 
     class Worker(SimpleWorker):
         # RQ waits 1, 2, 4 … 60 s between attempts to reach a Redis that is away; at most 5 s here,
@@ -185,18 +187,25 @@ def run_archiver(settings: Settings, redis_url: str | None = None, *, once: bool
     asyncio.run(main())
 
 
-def _sweep_until(sweeper, stop: threading.Event) -> None:
+def _sweep_until(sweeper, stop: threading.Event, keeper=None) -> None:
     """The sweeper thread: carry over what earlier versions kept, then sweep every period until
-    stopped; a Redis that fails is tried again next period (and logged), never the end of it."""
+    stopped, and let the clock keeper look in the same period (`keeper`); a Redis that fails is
+    tried again next period (and logged), never the end of it."""
     migrated = False
     while not stop.wait(sweeper.every_s):
         try:
             if not migrated:
                 sweeper.migrate_legacy()
                 migrated = True
-            sweeper.sweep_if_due()
+            swept = sweeper.sweep_if_due()
         except Exception as error:  # noqa: BLE001 - keep sweeping: a Redis hiccup must not end it
             log.warning("AI sweep failed: %r", error)
+            continue
+        try:
+            if keeper is not None and swept is not None:  # one keeper at a time too: the sweep's lock
+                keeper.look()
+        except Exception as error:  # noqa: BLE001 - the same: the next period looks again
+            log.warning("clock keeper's look failed: %r", error)
 
 
 def serve(settings: Settings, environ: Mapping[str, str]) -> None:

@@ -228,6 +228,7 @@ def create_app(settings: Settings) -> Litestar:
         notifier = TurnNotifier(scheduler, store)
         server_secret = store.server_secret(secret)
         app.state.service = GameService(store, on_awaiting=notifier, secret=server_secret)
+        app.state.service.clock_min_s = settings.clock_min_s
         # read (or made) now, so that every process agrees from the start
         with contextlib.suppress(
             RedisError, OSError

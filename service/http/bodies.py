@@ -99,6 +99,10 @@ def _command_slowly(body: bytes, by_kind: ByKind, kind: str | None) -> Any:
         )
     if isinstance(value, dict) and value.get("type") == "create_game":  # every game's command that starts it
         raise ServiceError(Code.NOT_A_SEAT_COMMAND, "Only a seat's commands go here; create games with POST /games.")
+    if isinstance(value, dict) and value.get("type") == "time_out":  # the clock keeper's, in no client's reach
+        raise ServiceError(
+            Code.NOT_A_SEAT_COMMAND, "Only the server's clock keeper times a seat out; send one of your seat's moves."
+        )
     value = decoded(value, dict[str, Any])
     if kind is None:
         return value

@@ -18,6 +18,7 @@ from service.store.cold import ArchiveUnreadable
 from service.write import GameService, SeatSpec
 
 from .auth import GameIdParam, bearer, provide_metrics, provide_quotas, provide_service, require
+from .clocks import clock_status
 from .created import created
 from .metrics import Metrics
 from .models import (
@@ -196,6 +197,7 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
         outcome=None if outcome is None else msgspec.convert(outcome, contract.outcome),
         commitment=meta["commitment"].decode(),
         seed=meta["seed"].decode() if finished and await service.store.records.revealed(game) else None,
+        clock=await clock_status(service, game),
     )
 
 
@@ -235,6 +237,7 @@ class GamesController(Controller):
             msgspec.to_builtins(data.options),
             [_seat_spec(s) for s in data.seats],
             idle_seconds=data.idle_seconds,
+            clock=data.clock,
             claim=claim,
             invite=invite,
             idempotency_key=idempotency_key,

@@ -9,9 +9,12 @@ import msgspec
 from msgspec import Meta, Struct
 
 from domain import games
+from domain.clock import ClockChoice
 from domain.contract import tags
 from domain.kernel import PLATFORM_EVENTS
 from projections.registry import score_view
+
+from .clocks import ClockStatus
 
 MAX_VERSION = 2**31 - 1  # keeps stream ids and counters in Redis' range; no game gets near it
 
@@ -82,6 +85,8 @@ def _create_request(kind: str, contract: games.Contract) -> type:
             # a human seat awaited this long without an answer is handed to the AI (greedy), so abandoned
             # games finish; null: never
             ("idle_seconds", Annotated[int, Meta(ge=10, le=30 * 24 * 3600)] | None, None),
+            # each human seat's turn clock, and what a time-out does (docs/clocks.md); null: no clocks
+            ("clock", ClockChoice | None, None),
         ],
         kw_only=True,
         frozen=True,
@@ -236,6 +241,7 @@ GameDetail = per_game(
             ("seed", str | None),
         ]
         + [f for f in _SUMMARY_FIELDS if len(f) == 3]
+        + [("clock", ClockStatus | None, None)]  # its turn clocks (null: none)
     ),
 )
 
@@ -261,7 +267,7 @@ EventOut = per_game(
     "EventOut",
     "One event as the caller may see it: the envelope and the redacted domain event "
     "(`payload`, tagged by its `type`), or a platform event that no command caused "
-    "(`seat_reissued`: `seat` and `command` are null).",
+    "(`seat_reissued`, `timed_out`, `clock_paused`: `seat` and `command` are null).",
     lambda kind, c: [
         ("version", int),
         ("type", str),

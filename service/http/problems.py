@@ -61,6 +61,7 @@ STATUS: dict[Code, int] = {
     Code.WRONG_KIND: 422,
     Code.WRONG_SEAT_CLAIM: 422,
     Code.WRONG_SEAT_COUNT: 422,
+    Code.BAD_CLOCK: 422,
     Code.FORK_INSIDE_COMMAND: 422,
     Code.FORK_NOT_SUPPORTED: 422,
     Code.AUDIT_FAILED: 422,

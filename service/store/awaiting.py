@@ -34,6 +34,16 @@ class Awaiting:
         version, seat, since_ms = value.decode().split("|")
         return int(version), int(seat), int(since_ms) / 1000
 
+    async def entries(self, partition: int) -> dict[bytes, bytes]:
+        """The partition's running games and whom each awaits (game -> "version|seat|since ms")."""
+        entries = await self.redis.hgetall(self.store.awaiting_key(partition))  # bytes: no decode_responses
+        return cast("dict[bytes, bytes]", entries)
+
+    async def beat(self, now_ms: int) -> int | None:
+        """Record that the clock keeper looked at `now_ms` (the Redis clock); when it last did (None: never)."""
+        last = await self.redis.set(f"{self.store.prefix}:clock:beat", now_ms, get=True)
+        return None if last is None else int(last)
+
     async def restart_clock(self, game: str, version: int, seat: int) -> bool:
         """Start the clock of the awaited turn afresh (its idle time counts from now), if the game
         still awaits `seat` at `version`."""

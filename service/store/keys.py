@@ -55,6 +55,7 @@ KEYS: tuple[Key, ...] = (
     Key("<prefix>:projections:versions", "hash", "models.ReadModels", "permanent"),
     Key("<prefix>:projections:rebuild-lock", "string", "models.ReadModels", "while a rebuild runs (10 min at most)"),
     Key(f"{GAME_TAG}:projectors", "sorted set", "feeds.Feeds", "a member while its projector lives"),
+    Key("<prefix>:clock:beat", "string", "awaiting.Awaiting", "permanent: when the clock keeper last looked (ms)"),
     # AI turns
     Key("<prefix>:ai:turns", "hash", "turns.AiTurns", "a field while its game awaits an AI"),
     Key("<prefix>:ai:lease:JOB", "string", "turns.AiTurns", "PANTHEON_AI_LEASE_S, renewed while the job runs"),

@@ -4,6 +4,7 @@ partitioned feed. All keys of a game share one Redis Cluster hash tag (its feed 
 
 from __future__ import annotations
 
+import time
 import uuid
 import zlib
 from dataclasses import dataclass
@@ -36,11 +37,16 @@ _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 #       the partition's awaiting hash (game -> "version|seat|since ms": whom each running game awaits).
 # ARGV: expected version, '1' with an idempotency key ('' without), outcome to remember, game id,
 #       last hash, seconds the key is remembered, the seat awaited after these events ('' once the
-#       game has ended), the hash the first event is chained to ('' to not check it), m (a count
-#       of meta fields to set), m field/value pairs, then one packed envelope per event.
+#       game has ended), the hash the first event is chained to ('' to not check it), the time the
+#       envelopes record (ms; '' to not check it: an import keeps its times), m (a count of meta
+#       fields to set), m field/value pairs, then one packed envelope per event.
+# A recorded time off the Redis clock (TIME, here) by more than STAMP_AHEAD_MS ahead or STAMP_BEHIND_MS
+# behind is refused ('clock', with TIME): the process stamps the envelopes again from it.
 # An append whose first event is not chained to the log's last hash is a conflict too: it was
 # decided on a state that holds an event a failover lost, at a version that now holds another.
-_APPEND = """
+STAMP_AHEAD_MS = 250  # a recorded time may be this far ahead of the Redis clock (a cluster's masters differ)
+STAMP_BEHIND_MS = 2000  # and this far behind it (the time between stamping and the append, under load)
+_APPEND_TEMPLATE = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local keyed = ARGV[2] ~= ''
 if keyed then
@@ -51,11 +57,17 @@ if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
 if version > 0 and ARGV[8] ~= '' and (redis.call('HGET', KEYS[2], 'hash') or '') ~= ARGV[8] then
   return {'conflict', tostring(version)}
 end
-local m = tonumber(ARGV[9])
-for i = 1, m do
-  redis.call('HSET', KEYS[2], ARGV[8 + 2 * i], ARGV[9 + 2 * i])
+if ARGV[9] ~= '' then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local stamp = tonumber(ARGV[9])
+  if stamp > now + %(ahead)d or stamp < now - %(behind)d then return {'clock', tostring(now)} end
 end
-local first = 10 + 2 * m
+local m = tonumber(ARGV[10])
+for i = 1, m do
+  redis.call('HSET', KEYS[2], ARGV[9 + 2 * i], ARGV[10 + 2 * i])
+end
+local first = 11 + 2 * m
 local n = #ARGV - first + 1
 for i = 1, n do
   redis.call('XADD', KEYS[1], tostring(version + i) .. '-1', 'e', ARGV[first + i - 1])
@@ -74,6 +86,7 @@ else
 end
 return {'ok', tostring(version + n)}
 """
+_APPEND = _APPEND_TEMPLATE.replace("%(ahead)d", str(STAMP_AHEAD_MS)).replace("%(behind)d", str(STAMP_BEHIND_MS))
 
 
 # KEYS: an append's receipt. Whether it exists (proven replicated first: the append is answered by it).
@@ -88,6 +101,14 @@ REV_FIELD = "rev"
 
 # How long an accepted command's idempotency key is remembered by default (PANTHEON_IDEMPOTENCY_TTL_S).
 IDEMPOTENCY_TTL_S = 24 * 3600
+
+
+class ClockOff(Exception):
+    """The envelopes' recorded time was off the Redis clock: stamp them again from `now` (ms)."""
+
+    def __init__(self, now: int) -> None:
+        super().__init__(f"the recorded time is off the Redis clock ({now} ms)")
+        self.now = now
 
 
 class VersionConflict(Exception):
@@ -167,6 +188,8 @@ class EventStore:
         self.claims = ArchiveClaims(self)
         self.idempotency_ttl_s = idempotency_ttl_s
         self._append = redis.register_script(_APPEND)
+        # the Redis clock less this process's (ms): what `now_ms` adds, learned from the appends
+        self.clock_offset_ms = 0
         self._exists = redis.register_script(_EXISTS)
 
     def server_secret(self, configured: str | None = None) -> ServerSecret:
@@ -203,12 +226,15 @@ class EventStore:
         outcome: bytes = b"",
         meta: dict[str, str | int | bytes] | None = None,
         awaiting: int | None = None,
+        stamp: int | None = None,
     ) -> Appended:
         """Append atomically, or raise VersionConflict (also when the first envelope is not chained to
         the log's last hash: decided on a state a failover lost); a known idempotency key appends nothing and
         gives the outcome remembered with it (for `idempotency_ttl_s`; only appends are remembered).
         `meta` fields are set on the game in the same atomic step (used when creating a game), and so
-        is `awaiting`, the seat the game awaits after these events (None: it has ended)."""
+        is `awaiting`, the seat the game awaits after these events (None: it has ended). `stamp`: the
+        time the envelopes record, checked against the Redis clock (ClockOff when it is off; the
+        store's `now_ms` then follows the Redis clock)."""
         k = self.keys(game)
         last_hash = envelopes[-1].hash if envelopes else ""
         pairs = [x for item in (meta or {}).items() for x in item]
@@ -222,6 +248,7 @@ class EventStore:
             self.idempotency_ttl_s,
             "" if awaiting is None else awaiting,
             chained_to,
+            "" if stamp is None else stamp,
             len(meta or {}),
             *pairs,
         ]
@@ -240,7 +267,20 @@ class EventStore:
             raise VersionConflict(int(value))
         if status == b"duplicate":
             return Appended(version=-1, duplicate=True, outcome=value)
+        if status == b"clock":
+            self.clock_offset_ms = int(value) - int(time.time() * 1000)
+            raise ClockOff(int(value))
         return Appended(version=int(value), handed=handed[0] if handed else None)
+
+    def now_ms(self) -> int:
+        """The Redis clock as this process knows it (ms): the time an append records, which the append
+        checks against Redis' own clock (TIME), one clock for every process."""
+        return int(time.time() * 1000) + self.clock_offset_ms
+
+    async def redis_now_ms(self) -> int:
+        """The Redis clock (TIME), read now (ms)."""
+        seconds, micros = await self.redis.time()
+        return int(seconds) * 1000 + int(micros) // 1000
 
     async def aclose(self) -> None:
         """Close the client of Redis (and not the cluster masters': `close_nodes`)."""

@@ -8,10 +8,15 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from domain.kernel import fold
-from service.store.codec import Envelope, wrap_batch
-from service.store.streams import VersionConflict
+import msgspec
 
+from domain.clock import ClockChoice
+from domain.kernel import fold
+from service.errors import Code, ServiceError
+from service.store.codec import Envelope, wrap_batch
+from service.store.streams import ClockOff, VersionConflict
+
+from .clocks import check_clock
 from .folds import decode_event
 from .keyed import (
     CREATED,
@@ -62,13 +67,14 @@ async def create(
     seats: list[SeatSpec],
     *,
     idle_seconds: int | None = None,
+    clock: ClockChoice | None = None,
     claim: Sequence[int] = (),
     invite: Sequence[int] = (),
     idempotency_key: str | None = None,
     admit: Admit = admit_any,
 ) -> Created:
     """A new game of `kind` with these options and seats (their number is the number of players).
-    The human seats in `claim` are the creator's at once (their tokens are in the answer); those in
+    `clock`: the turn clocks of its human seats (`domain.clock`; at least `games.clock_min_s`). The human seats in `claim` are the creator's at once (their tokens are in the answer); those in
     `invite` are reserved for whoever holds their invite code (in the answer). `admit` is awaited
     just before a game is made (where the caller's limits count it).
 
@@ -79,32 +85,45 @@ async def create(
         spec = game_of(kind)
         check_levels(kind, seats)
         check_seat_choices(seats, claim, invite)
+        clocked = check_clock(clock, seats, games.clock_min_s)
         command = spec.create_command({**options, "players": len(seats)})
         game, seed = ids.game_id(), secrets.token_bytes(32)  # the seed is never derived: it stays random
         events = decide(spec.decider, None, command, seed, game, 0)
-        meta, admin = new_meta(
-            kind, seed, seats, admin=ids.admin(), **({"idle_seconds": idle_seconds} if idle_seconds else {})
-        )
-        envelopes = wrap_batch(
-            game, 0, "", events, command, seat=None, recorded_at=meta["created_at"], facts=first_facts(meta)
-        )
-        return await start(
-            games,
-            game,
-            envelopes,
-            meta,
-            admin,
-            tokens=ids.tokens(list(claim)),
-            invites=ids.invites(list(invite)),
-            request=request,
-        )
+        extra = {"idle_seconds": idle_seconds} if idle_seconds else {}
+        meta, admin = new_meta(kind, seed, seats, admin=ids.admin(), **extra, **clocked)
+        for _ in range(2):  # stamped off the Redis clock once: the store has learnt it
+            meta["created_at"] = games.store.now_ms()
+            envelopes = wrap_batch(
+                game, 0, "", events, command, seat=None, recorded_at=meta["created_at"], facts=first_facts(meta)
+            )
+            try:
+                return await start(
+                    games,
+                    game,
+                    envelopes,
+                    meta,
+                    admin,
+                    tokens=ids.tokens(list(claim)),
+                    invites=ids.invites(list(invite)),
+                    request=request,
+                    stamp=meta["created_at"],
+                )
+            except ClockOff:
+                continue
+        raise ServiceError(Code.STORE_UNAVAILABLE, "The server's clock is unsettled; try again.")
 
     if not idempotency_key:
         await admit()
         return await make(FRESH, None)
     ids = Derived.of(await games.secret.value(), "create", idempotency_key)
     request = request_hash(
-        create=kind, options=options, seats=seats, idle_seconds=idle_seconds, claim=list(claim), invite=list(invite)
+        create=kind,
+        options=options,
+        seats=seats,
+        idle_seconds=idle_seconds,
+        claim=list(claim),
+        invite=list(invite),
+        **({"clock": msgspec.to_builtins(clock)} if clock else {}),
     )
     return await once(games, ids, request, admit, make)
 
@@ -166,11 +185,13 @@ async def start(
     invites: dict[int, str] | None = None,
     listed: bool = True,
     request: str | None = None,
+    stamp: int | None = None,
 ) -> Created:
     """Store a new game's first events and metadata (with the hashes of `tokens`, seats claimed at
     creation, and of `invites`, seats reserved) atomically, then list it in the lobby unless
     `listed` is false. With the `request` hash of a keyed request, its key's record is stored in
-    the same step; AlreadyCreated if another request of that key stored the game first."""
+    the same step; AlreadyCreated if another request of that key stored the game first. `stamp`:
+    the time the envelopes record, checked against the Redis clock (ClockOff)."""
     meta = {**meta, **seat_token_fields(tokens or {}), **invite_fields(invites or {})}
     decider = game_of(meta["kind"]).decider
     state = fold(decider, (decode_event(decider, e) for e in envelopes))
@@ -180,7 +201,7 @@ async def start(
     # Idempotency-Key (see `once`): the key's record goes with the append
     keyed = {} if request is None else record_args(request, len(envelopes), tokens, invites, listed)
     appended = await games.store.append(
-        game, 0, envelopes, meta=meta, awaiting=None if awaited is None else awaited.seat, **keyed
+        game, 0, envelopes, meta=meta, awaiting=None if awaited is None else awaited.seat, stamp=stamp, **keyed
     )
     if appended.duplicate:
         raise AlreadyCreated(appended.outcome)

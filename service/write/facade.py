@@ -4,6 +4,7 @@ nothing in service/write imports this facade (pyproject.toml's contract `write-n
 
 from __future__ import annotations
 
+from . import clocks as _clocks
 from . import create as _create
 from . import reads as _reads
 from . import rematch as _rematch
@@ -27,3 +28,6 @@ class GameService(Games):
     rejected = _submit.rejected
     state_at = _reads.state_at
     events = _reads.events
+    clocks_of = _clocks.clocks_of
+    time_out = _clocks.time_out
+    pause = _clocks.pause

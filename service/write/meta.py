@@ -19,7 +19,7 @@ from service.store.codec import JSON
 
 # The metadata that never changes after a game is created (cached once per process).
 FIXED_FIELDS = frozenset(
-    {"kind", "seed", "commitment", "admin", "seats", "created_at", "engine", "lineage", "read_only"}
+    {"kind", "seed", "commitment", "admin", "seats", "created_at", "engine", "lineage", "read_only", "clock"}
 )
 
 
@@ -94,8 +94,10 @@ def new_meta(
 
 
 def first_facts(meta: dict, **more: str) -> dict[str, str]:
-    """What version 1 publishes: the seed's commitment and the engine version (and a fork's lineage)."""
-    return {"commitment": meta["commitment"], "engine": meta["engine"], **more}
+    """What version 1 publishes: the seed's commitment and the engine version (and a fork's lineage,
+    a game's turn clocks)."""
+    clock = {"clock": meta["clock"]} if "clock" in meta else {}
+    return {"commitment": meta["commitment"], "engine": meta["engine"], **clock, **more}
 
 
 def token_hash(token: str) -> str:

@@ -78,6 +78,7 @@ async def _make(games: Games, new: str, ended: str, meta: dict[str, bytes], opti
     seed = secrets.token_bytes(32)  # never derived: the first seat is drawn afresh
     events = decide(spec.decider, None, command, seed, new, 0)
     idle: dict[str, Any] = {"idle_seconds": int(meta["idle_seconds"])} if "idle_seconds" in meta else {}
+    idle |= {"clock": meta["clock"].decode()} if "clock" in meta else {}  # the same turn clocks
     fields, _ = new_meta(kind, seed, seats, rematch_of=ended, **idle)
     fields["admin"] = meta["admin"].decode()  # whoever held the ended game's admin token holds this one's
     for seat, held in _reserved(meta).items():

@@ -23,6 +23,7 @@ from .texts import Texts
 # Games whose state a process keeps folded (about 8 KB each, half played): at 1,000 games at a human
 # pace, 256 made states be read and folded again from the stream (8% of the API's CPU, issue 26).
 FOLDS_KEPT = 4096
+CLOCK_MIN_S = 30
 
 
 class Games:
@@ -45,6 +46,10 @@ class Games:
         # the state before the events a reader asks the texts of (reads.Texts)
         self.texts = Texts()
         self._fixed: OrderedDict[str, dict[str, bytes]] = OrderedDict()
+        # the shortest Fischer bank or time per move a new game's clock may have (PANTHEON_CLOCK_MIN_S)
+        self.clock_min_s = CLOCK_MIN_S
+        # each clocked game's clocks and state as of a version (clocks.py), caught up on demand
+        self.clocks: OrderedDict[str, Any] = OrderedDict()
 
     async def awaiting(self, game: str, version: int, seat: int, player: SeatPlayer | None = None) -> None:
         """Tell the scheduler that the game awaits `seat` at `version` (the store already knows: the

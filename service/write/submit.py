@@ -19,7 +19,7 @@ from service.errors import Code, Refused, ServiceError
 from service.store.codec import JSON, wrap_batch
 from service.store.errors import RedisError
 from service.store.records import SeatPlayer
-from service.store.streams import VersionConflict
+from service.store.streams import ClockOff, VersionConflict
 
 from .errors import store_failure
 from .meta import game_of, now_ms, seat_namespace
@@ -184,7 +184,7 @@ class _Attempt:
             events,
             self.command,
             seat=self.seat,
-            recorded_at=now_ms(),
+            recorded_at=(stamp := self.games.store.now_ms()),  # the Redis clock: the append checks it
             idempotency_key=self.key.sent if self.key else None,
             provenance=self.provenance,
         )
@@ -203,7 +203,11 @@ class _Attempt:
                 idempotency_key=self.key.stored if self.key else None,
                 outcome=outcome,
                 awaiting=None if awaited is None else awaited.seat,
+                stamp=stamp,
             )
+        except ClockOff:  # stamped off the Redis clock: the store now knows it, stamp again
+            self.games.folds.forget(self.game)
+            return None
         except VersionConflict as conflict:
             self.games.folds.forget(self.game)
             if conflict.current == 0 and version > 0:  # moved out of Redis meanwhile

@@ -36,6 +36,7 @@ def server() -> str:
         PANTHEON_DATA_DIR=data,
         PANTHEON_AI_WORKERS="1",
         PANTHEON_AI_SWEEP_S="0.5",
+        PANTHEON_CLOCK_MIN_S="1",  # test-only: a turn clock runs out in seconds (tests/web/test_clocks.py)
         **RELAXED_ENV,
     )
     env.pop("REDIS_URL", None)  # the embedded Redis: the README's first command, as a person runs it

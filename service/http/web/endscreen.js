@@ -45,14 +45,15 @@ const TIE_BREAKS = {
 };
 const NO_TIE_BREAK = { key: () => 0, words: (o, seats, score) => `${names(seats)} tied on ${points(score)}: they share the place.` };
 
-// Seats in order with their places: more points first, then the game's tie-break; equal seats share.
-export function ranking(kind, outcome) {
+// Seats in order with their places: more points first, then the game's tie-break; equal seats share;
+// `last`: a seat whose turn clock ran out and forfeited the game (docs/clocks.md), ranked last.
+export function ranking(kind, outcome, last = null) {
   const rule = TIE_BREAKS[kind] || NO_TIE_BREAK;
   const scores = outcome.scores || [];
   const key = (s) => [scores[s], rule.key(outcome, s)];
   const better = (a, b) => key(a)[0] > key(b)[0] || (key(a)[0] === key(b)[0] && key(a)[1] > key(b)[1]);
   const seats = scores.map((_, s) => s);
-  const place = (s) => 1 + seats.filter((o) => better(o, s)).length;
+  const place = (s) => (s === last ? seats.length : 1 + seats.filter((o) => o !== last && better(o, s)).length);
   return seats.map((s) => ({ seat: s, score: scores[s], place: place(s) })).sort((a, b) => a.place - b.place || a.seat - b.seat);
 }
 
@@ -92,7 +93,8 @@ export function endScreen({ detail, score, seat, game, held, admin, onError }) {
   const outcome = detail.outcome || {};
   const rows = (score && score.view && score.view.seats) || [];
   const winners = outcome.winners || [];
-  const places = ranking(detail.kind, outcome);
+  const forfeited = detail.clock && detail.clock.forfeited !== undefined ? detail.clock.forfeited : null;
+  const places = ranking(detail.kind, outcome, forfeited);
   const shared = (p) => places.filter((r) => r.place === p).length > 1;
   const list = h("ol", { class: "ranking", "data-testid": "outcome", "data-scores": (outcome.scores || []).join(",") },
     places.map((r) => h("li", { "data-seat": r.seat, "data-place": r.place },
@@ -100,7 +102,8 @@ export function endScreen({ detail, score, seat, game, held, admin, onError }) {
       ` ${who(r.seat, detail, seat)}: `, h("strong", {}, String(r.score)),
       h("span", { class: "breakdown" }, breakdown(rows.find((row) => row.seat === r.seat))))));
   const verdict = winners.length > 1 ? `${names(winners)} share the victory.` : winners.length ? `${seatName(winners[0])} wins.` : "";
-  const out = [h("h2", {}, "The game has ended"), h("p", { class: "verdict" }, verdict), list,
+  const out = [h("h2", {}, "The game has ended"), h("p", { class: "verdict" }, verdict),
+    forfeited !== null ? h("p", {}, `${seatName(forfeited)}'s time ran out: the game ended, ${seatName(forfeited)} ranked last.`) : null, list,
     ...tieBreaks(detail.kind, outcome).map((line) => h("p", { class: "tie-break", "data-testid": "tie-break" }, line))];
   if (Object.keys(held).length) out.push(h("p", {}, h("button", { type: "button", "data-testid": "rematch", onclick: (e) => rematch(e.target) }, "Rematch")));
   async function rematch(button) {  // for every seat of this game held here; the admin's token is the rematch's too

@@ -3,6 +3,7 @@
 
 import { adminToken, change, follow, get, mySeat, saved } from "./api.js";
 import { seatName } from "./board.js";
+import { ClockView } from "./clock.js";
 import { h, problemText, who } from "./dom.js";
 import { endScreen } from "./endscreen.js";
 import { forKind, kindTitle } from "./kinds.js";
@@ -15,6 +16,7 @@ export class GamePage {
     [this.seat, this.token] = mySeat(game);
     this.admin = adminToken(game);
     this.abort = new AbortController();
+    this.clocks = new ClockView(game);  // each clocked seat's time left
     this.stack = [];  // options answers: the root, then one per `next` followed
     this.path = [];  // the choices taken so far in the command being built
     this.busy = false;  // a request of ours is in flight: no choice is clickable
@@ -23,7 +25,7 @@ export class GamePage {
     this.finished = false;
   }
 
-  stop() { this.abort.abort(); clearTimeout(this.retry); }
+  stop() { this.abort.abort(); clearTimeout(this.retry); this.clocks.stop(); }
 
   async start() {
     this.detail = await get(`games/${this.game}`);
@@ -45,7 +47,7 @@ export class GamePage {
       h("nav", { class: "game-links", "aria-label": "This game" },
         h("a", { href: `#/replay/${this.game}` }, "Replay"), " ",
         h("a", { href: `#/audit/${this.game}` }, "Audit")),
-      this.status, this.outcome, this.message,
+      this.status, this.clocks.root, this.outcome, this.message,
       h("div", { class: "play" }, this.boardHost, h("div", { class: "panel" }, this.controls, this.side, this.log.root)),
       this.seatsHost);
     this.drawSeats();
@@ -92,6 +94,7 @@ export class GamePage {
       get(`games/${this.game}/view`, { token: this.token, params, signal }),
       ask ? get(`games/${this.game}/options`, { token: this.token, signal }) : null]);
     this.detail = detail;
+    this.clocks.update(detail, this.seat);
     this.view = view;
     this.finished = detail.finished;
     this.drawSeats();  // seats handed to the AI or taken back change no version: drawn from every read

@@ -2,6 +2,7 @@
 
 import { change, gamesOf, get, remember, saved } from "./api.js";
 import { seatName } from "./board.js";
+import { clockChoice, clockOf } from "./clock.js";
 import { h, problemText } from "./dom.js";
 import { KINDS, kindTitle } from "./kinds.js";
 
@@ -157,7 +158,7 @@ export async function newGamePage(root) {
   drawOptions();
   const form = h("form", { class: "new-game", onsubmit: (event) => { event.preventDefault(); create(form, message, game.value); } },
     h("p", {}, h("label", { for: "kind" }, "Game "), game),
-    h("p", {}, h("label", { for: "players" }, "Number of players "), players), seats, options,
+    h("p", {}, h("label", { for: "players" }, "Number of players "), players), seats, options, clockChoice(),
     h("button", { type: "submit" }, "Start"));
   root.replaceChildren(h("h1", {}, "New game"), form, message);
 }
@@ -175,7 +176,8 @@ async function create(form, message, kind) {
       : type === "seat" && /^\d+$/.test(select.value) ? Number(select.value) : select.value;
   }
   try {
-    const created = await change("POST", "games", { body: { kind, options, seats } });
+    const clock = clockOf(form, seats);
+    const created = await change("POST", "games", { body: { kind, options, seats, ...(clock ? { clock } : {}) } });
     remember(created.game, { admin: created.admin_token, invites: created.invites || [],
       seats: Object.fromEntries((created.seats || []).map((s) => [s.seat, s.token])) });
     location.hash = `#/game/${created.game}`;

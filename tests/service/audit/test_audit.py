@@ -32,6 +32,7 @@ def test_a_hundred_simulated_games_pass_the_audit_from_their_files_alone(exporte
             "commands_redecided": True,
             "ai_views": True,
             "platform_events": True,
+            "clocks": True,
             "final_scores": True,
         }
         for r in reports

@@ -62,5 +62,6 @@ def test_forks_of_a_running_game_export_read_back_byte_for_byte_and_audit_clean(
             "commands_redecided": True,
             "ai_views": True,
             "platform_events": True,
+            "clocks": True,
             "final_scores": True if spec.decider.is_terminal(forked) else None,
         }, at

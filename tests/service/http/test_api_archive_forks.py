@@ -27,6 +27,7 @@ SEALED = {
     "commands_redecided": None,
     "ai_views": True,
     "platform_events": True,
+    "clocks": True,
     "final_scores": None,
 }  # the audit of a running fork: its seed stays sealed while it and its parent run
 
