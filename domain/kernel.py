@@ -9,7 +9,7 @@ from typing import Any, Protocol, Union
 
 import msgspec
 
-from domain.words import players_of, sentence
+from domain.words import player, players_of, sentence
 
 
 class Rng(Protocol):
@@ -104,7 +104,16 @@ class SeatReissued(PlatformEvent, frozen=True, kw_only=True, tag="seat_reissued"
     seat: int
 
 
-PLATFORM_EVENTS = (SeatReissued,)
+class SeatNamed(PlatformEvent, frozen=True, kw_only=True, tag="seat_named"):
+    """A seat's player chose the display name the game shows for the seat from then on (checked
+    when it was given: domain.names); the log keeps every name a seat had, so a replay, a fork, an
+    export and the audit tell each event with the names of its time."""
+
+    seat: int
+    name: str
+
+
+PLATFORM_EVENTS = (SeatReissued, SeatNamed)
 PLATFORM_TYPES = frozenset(event.__struct_config__.tag for event in PLATFORM_EVENTS)
 
 
@@ -134,6 +143,8 @@ def narrate(decider: Decider, state: Any, event: Any, viewer: int | None) -> str
         return sentence(
             f"{players_of(event.seat, viewer)} seat was handed to a new player (its old token no longer works)"
         )
+    if isinstance(event, SeatNamed):  # with the names before it (texts put names in): "Ann chose the name …"
+        return f"{player(event.seat, viewer)} chose the name “{event.name}”."
     if isinstance(event, PlatformEvent) or decider.narrate is None:
         tag = getattr(type(event), "__struct_config__", None)
         return (tag.tag if tag else type(event).__name__).replace("_", " ").capitalize() + "."
