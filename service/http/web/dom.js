@@ -27,10 +27,10 @@ export function swatch(seat) {  // a player's colour with its letter (colour alo
   return node;
 }
 
-export function who(seat, detail, mine) {
+export function who(seat, detail, mine) {  // "Ann", "Ann (you)", "Player B (person)", "Player C (AI, strong)"
   const info = detail && detail.seats ? detail.seats[seat] : null;
   const kind = seat === mine ? "you" : info && info.type === "ai" ? `AI, ${info.level}` : "person";
-  return `${seatName(seat)} (${kind})`;
+  return info && info.name && kind === "person" ? info.name : `${seatName(seat)} (${kind})`;
 }
 
 const list = (items) => (items && items.length ? items.map(words).join(", ") : "none");
