@@ -13,7 +13,6 @@ import unicodedata
 from collections.abc import Mapping
 
 from domain.kernel import DomainError, SeatNamed
-from domain.words import letter
 
 MAX_LENGTH = 24
 # Cc: controls (newlines: no log injection); Cf: format (U+202A-202E, U+2066-2069 bidi overrides and
@@ -61,7 +60,7 @@ def check_name(raw: str, names: Mapping[int, str], seat: int) -> str:
     for other, taken in names.items():
         if other != seat and key(taken) == key(name):
             raise DomainError(
-                "name_taken", f"Player {letter(other)} is already called “{taken}” in this game; choose another name."
+                "name_taken", f"Another player of this game is already called “{taken}”; choose another name."
             )
     return name
 

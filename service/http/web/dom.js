@@ -1,6 +1,7 @@
 // Small DOM helpers and the parts of a game view that the play and replay pages share.
 
 import { SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
+import { named } from "./names.js";
 
 // h("button", {class: "x", onclick: f}, "text", child...): an element.
 export function h(tag, attrs = {}, ...children) {
@@ -72,6 +73,8 @@ export function eventLine(version, text) {
 }
 
 export function problemText(error) {
-  if (error && error.status) return `${error.message} (${error.code}, ${error.status})`;
+  // a seat as the page names it: "Player B's seat" (or its player's name), without the number
+  // API paths use ("(seat 1)"), which the page never shows
+  if (error && error.status) return `${named(error.message.replace(/ \(seat \d+\)/g, ""))} (${error.code}, ${error.status})`;
   return `The server could not be reached: ${error && error.message ? error.message : error}`;
 }

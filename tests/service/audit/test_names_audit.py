@@ -14,9 +14,11 @@ from domain import games
 from domain.kernel import SeatNamed
 from service.audit.archive import load_export
 from service.audit.checks import audit
+from service.audit.lineage import fork
 from service.store.codec import PACK
 from service.write import SeatSpec
 from service.write.meta import token_hash
+from service.write.names import names_of
 
 from .test_platform_events import _chained, _platform_check, _play
 
@@ -47,10 +49,18 @@ def test_a_game_with_names_passes_and_its_story_uses_the_names_of_each_moment(na
     assert not any("Player B" in t for t in texts[renamed:]) and not any("Player A" in t for t in texts[ann + 1 :])
 
 
-@pytest.mark.parametrize("name", ["You", "Player A", "\u202eevil", "ann", "x" * 25])
+@pytest.mark.parametrize(
+    "name", ["You", "Player A", "\u202eevil", "ann", "x" * 25], ids=["you", "label", "bidi", "taken", "long"]
+)
 def test_a_name_the_game_would_refuse_forged_into_the_log_fails_the_audit_at_that_event(named, name):
     header, envelopes = named
     i = next(k for k, e in enumerate(envelopes) if e.type == "seat_named" and k > 20)  # Bob's naming
     forged = msgspec.structs.replace(envelopes[i], payload=msgspec.Raw(PACK.encode(SeatNamed(seat=1, name=name))))
     report = audit(header, _chained([*envelopes[:i], forged, *envelopes[i + 1 :]]), games.get(header.kind).decider)
     assert _platform_check(report) == (False, i + 1)
+
+
+async def test_a_fork_of_the_ended_game_carries_its_names(service, named):
+    header, envelopes = named
+    child = await fork(service, header.game, len(envelopes), [SeatSpec()] * 2)
+    assert names_of(await service.meta(child.game)) == {0: "Ann", 1: "Cy"}
