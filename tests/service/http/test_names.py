@@ -7,10 +7,12 @@ characters in JSON, never anything else."""
 from __future__ import annotations
 
 import unicodedata
+import uuid
 
 import httpx
 import pytest
 
+from service.store.connection import connect_sync
 from tests.service.live import live_api
 
 from ..api_helpers import assert_problem, bearer
@@ -21,11 +23,17 @@ SVG = '"><svg onload=alert(1)>'
 
 @pytest.fixture(scope="module")
 def api(redis_url):
-    with live_api(redis_url, "test-names") as base, httpx.Client(base_url=base, timeout=10) as client:
-        yield client
-        keys = [k for k in __import__("redis").Redis.from_url(redis_url).scan_iter("test-names*")]
+    """One live `pantheon api` for the module's tests, on a prefix of its own, deleted at the end."""
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    try:
+        with live_api(redis_url, name) as base, httpx.Client(base_url=base, timeout=10) as client:
+            yield client
+    finally:
+        redis = connect_sync(redis_url)
+        keys = list(redis.scan_iter(match=f"*{name}*", count=1000))
         if keys:
-            __import__("redis").Redis.from_url(redis_url).delete(*keys)
+            redis.delete(*keys)
+        redis.close()
 
 
 def _game(api, name: str | None = "Ann") -> tuple[str, str, dict]:
