@@ -9,7 +9,7 @@ from typing import Any, Protocol, Union
 
 import msgspec
 
-from domain.words import players_of, sentence
+from domain.words import player, players_of, sentence
 
 
 class Rng(Protocol):
@@ -108,6 +108,15 @@ class SeatReissued(PlatformEvent, frozen=True, kw_only=True, tag="seat_reissued"
     seat: int
 
 
+class SeatNamed(PlatformEvent, frozen=True, kw_only=True, tag="seat_named"):
+    """A seat's player chose the display name the game shows for the seat from then on (checked
+    when it was given: domain.names); the log keeps every name a seat had, so a replay, a fork, an
+    export and the audit tell each event with the names of its time."""
+
+    seat: int
+    name: str
+
+
 class TimedOut(PlatformEvent, frozen=True, kw_only=True, tag="timed_out"):
     """A seat's clock ran out (`domain.clock`): the server's clock keeper saw the time `observed_ms`
     (the Redis clock, ms) past the seat's `deadline_ms` computed from the log. `then`: what the game's
@@ -128,7 +137,7 @@ class ClockPaused(PlatformEvent, frozen=True, kw_only=True, tag="clock_paused"):
     to_ms: int
 
 
-PLATFORM_EVENTS = (SeatReissued, TimedOut, ClockPaused)
+PLATFORM_EVENTS = (SeatReissued, SeatNamed, TimedOut, ClockPaused)
 PLATFORM_TYPES = frozenset(event.__struct_config__.tag for event in PLATFORM_EVENTS)
 
 
@@ -184,6 +193,8 @@ def narrate(decider: Decider, state: Any, event: Any, viewer: int | None) -> str
         return sentence(
             f"{players_of(event.seat, viewer)} seat was handed to a new player (its old token no longer works)"
         )
+    if isinstance(event, SeatNamed):  # with the names before it (texts put names in): "Ann chose the name …"
+        return f"{player(event.seat, viewer)} chose the name “{event.name}”."
     if isinstance(event, TimedOut):
         then = "the game ends" if event.then == "forfeit" else "the greedy AI plays that turn"
         return sentence(f"{players_of(event.seat, viewer)} time ran out: {then}")

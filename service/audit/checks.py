@@ -1,7 +1,7 @@
 """Audit: check a game's log as a whole — the seed against its commitment, the hash chain, every
 event re-derived by deciding the recorded commands again with the seed, every AI command's view
-(and, when asked, its decision), every platform event (a seat re-issued, which no command
-decides), and the final scores — and tell a person what happened, with the score after every event."""
+(and, when asked, its decision), every platform event (a seat re-issued or named, which no
+command decides), and the final scores — and tell a person what happened, with the score after every event."""
 
 from __future__ import annotations
 
@@ -18,17 +18,17 @@ from domain.kernel import (
     PLATFORM_TYPES,
     Bots,
     Decider,
-    PlatformEvent,
-    SeatReissued,
     evolve,
     logged_event_type,
 )
+from domain.names import named
 from domain.rng import game_rng
-from domain.words import and_list, player_name, seat_name
+from domain.words import and_list, player_name
 from service.store.codec import GENESIS_HASH, Envelope, chain_hash
 
 from .clocks import check_clocks, forfeit_scores
 from .export import Header
+from .platform import PlatformCheck
 from .story import StoryLine, score_words, story_line, words
 
 
@@ -148,7 +148,7 @@ def _replay_and_redecide(
     prefix = 0 if lineage.get("redealt") else lineage.get("at", 0)
     state, redecided, redecide_failure = decider.initial_state(), 0, None
     game_events: list[Any]
-    platform, game_events = _PlatformCheck(header, decider, prefix), []
+    platform, game_events, names = PlatformCheck(header, decider, prefix), [], dict[int, str]()
     for batch in _batches(envelopes):
         first = batch[0].version
         events, unreadable = _decode(batch, events_of)
@@ -167,7 +167,8 @@ def _replay_and_redecide(
         platform.check(state, batch, events)
         game_events = events if command is not None else game_events
         for e, event in zip(batch, events):
-            text = words(decider, state, event, bool(header.seed))  # from the state before the event
+            text = words(decider, state, event, bool(header.seed), names)  # from the state before the event
+            names = named(names, event)
             try:
                 state = evolve(decider, state, event)
             except Exception:  # an event that cannot have happened (a damaged log)
@@ -178,7 +179,7 @@ def _replay_and_redecide(
     report.checks.append(Check("replay", True, f"{len(envelopes)} events replay"))
     _add_redecide_check(report, seed, redecided, redecide_failure, prefix)
     report.checks.extend(ai.results())
-    report.checks.append(platform.result())
+    report.checks.append(Check("platform_events", *platform.result()))
     _check_scores(decider, state, game_events, report)
 
 
@@ -341,57 +342,3 @@ def _check_scores(decider: Decider, state, last_events: list, report: Report) ->
     else:
         won = and_list(player_name(seat) for seat in outcome.winners)
         report.checks.append(Check("final_scores", True, f"scores {score_words(outcome.scores)}, won by {won}"))
-
-
-class _PlatformCheck:
-    """The platform's events: no command decides them, so the audit checks what they may be. Each
-    stands alone (no command, cause, seat, key or provenance in its envelope), is recorded while
-    the game runs (after its first event, before its end) and, for a re-issue, names a human seat
-    of the game (in a fork, past the prefix copied from its parent, whose seats those were). No
-    command's events may hold one. Every replay passes over them: they change no state."""
-
-    def __init__(self, header: Header, decider: Decider, prefix: int) -> None:
-        self.seats, self.decider, self.prefix = header.seats, decider, prefix
-        self.failure: int | None
-        self.count, self.failure, self.why = 0, None, ""
-
-    def check(self, state, batch: list[Envelope], events: list) -> None:
-        if self.failure is not None:
-            return
-        platform = [isinstance(event, PlatformEvent) for event in events]
-        if batch[0].type not in PLATFORM_TYPES:
-            if any(platform):
-                self._fail(batch[platform.index(True)].version, "is a platform event among a command's events")
-            return
-        self.count += 1
-        e, event = batch[0], events[0]
-        if len(batch) > 1:
-            self._fail(batch[1].version, "follows a platform event, but no command caused it")
-        elif not isinstance(event, PlatformEvent) or type(event).__struct_config__.tag != e.type:
-            self._fail(e.version, f"is recorded as {e.type} but holds another event")
-        elif any(v is not None for v in (e.cause, e.command, e.seat, e.idempotency_key, e.provenance, e.facts)):
-            self._fail(e.version, "is a platform event that names a command, seat, key or provenance")
-        elif state is None or self.decider.is_terminal(state):
-            self._fail(e.version, "is a platform event recorded before the game began or after it ended")
-        elif isinstance(event, SeatReissued) and not self._human(event.seat, e.version):
-            self._fail(e.version, f"re-issues {seat_name(event.seat)}, which is not a human seat of the game")
-
-    def _human(self, seat: int, version: int) -> bool:
-        if not 0 <= seat < len(self.seats):
-            return False
-        return version <= self.prefix or self.seats[seat].get("type") == "human"
-
-    def _fail(self, version: int, why: str) -> None:
-        self.failure, self.why = version, f"event {version} {why}"
-
-    def result(self) -> Check:
-        if self.failure is not None:
-            return Check("platform_events", False, self.why, self.failure)
-        if not self.count:
-            return Check("platform_events", True, "no platform events (seat re-issues) in this game")
-        return Check(
-            "platform_events",
-            True,
-            f"{self.count} platform events (seat re-issues), each on its own, "
-            "caused by no command, recorded while the game ran and naming one of its human seats",
-        )

@@ -21,7 +21,7 @@ def check_clocks(envelopes: list[Envelope], decider: Decider) -> tuple[bool | No
     try:
         events = [decode.decode(e.payload) for e in envelopes]
         choice = None if published is None else msgspec.json.decode(published, type=ClockChoice)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):  # a changed byte may break a string
         return None, "the log or its clocks cannot be read", None
     timed = [e for e, event in zip(envelopes, events) if isinstance(event, TimedOut | ClockPaused)]
     if choice is None:
@@ -46,7 +46,10 @@ def forfeit_scores(envelopes: list[Envelope], decider: Decider) -> str | None:
     """In words, how a game that ended by a forfeit (its last event) ranked its seats; None otherwise."""
     if not envelopes or envelopes[-1].type != "timed_out":
         return None
-    event = msgspec.msgpack.decode(envelopes[-1].payload, type=TimedOut)
+    try:
+        event = msgspec.msgpack.decode(envelopes[-1].payload, type=TimedOut)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return None  # the replay names the event that cannot be read
     if event.then != "forfeit":
         return None
     return f"ended when {player_name(event.seat)}'s time ran out: ranked last, the others by their scores then"

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import PLATFORM_TYPES
+from domain.kernel import PLATFORM_TYPES, SeatNamed
 from service.errors import Code, Refused, ServiceError
 from service.store.codec import JSON, Envelope, seal, wrap_batch
 from service.write import Created, GameService, SeatSpec, check_levels
@@ -179,6 +179,12 @@ async def _redealt_fork(
     return await service.start(child, envelopes, child_meta, admin_token, tokens=tokens, listed=False, request=request)
 
 
+def names_in(envelopes: list[Envelope]) -> dict[int, str]:
+    """The seats' last names in a log (its `seat_named` events)."""
+    named = (msgspec.msgpack.decode(e.payload, type=SeatNamed) for e in envelopes if e.type == "seat_named")
+    return {event.seat: event.name for event in named}
+
+
 async def import_game(service: GameService, header: Header, envelopes: list[Envelope]) -> str:
     """Recreate an exported game under its own id, read-only, if its audit passes."""
     report = audit(header, envelopes, game_of(header.kind).decider)
@@ -200,6 +206,7 @@ async def import_game(service: GameService, header: Header, envelopes: list[Enve
         meta.update(seed=header.seed, finished=1)
     if header.lineage:
         meta["lineage"] = JSON.encode(header.lineage)
+    meta.update({f"name:{seat}": name for seat, name in names_in(envelopes).items()})  # the log's, as a lookup
     await service.store.append(header.game, 0, envelopes, meta=meta)
     await service.store.lobby.list(header.game, meta["created_at"], ended=bool(header.seed))
     return header.game

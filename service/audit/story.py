@@ -4,10 +4,12 @@ each event redacted for no seat, the scores a spectator may know."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from domain.kernel import Decider, narrate, redact
+from domain.names import with_names
 from domain.words import player_name
 from service.store.codec import Envelope
 
@@ -34,13 +36,14 @@ def score_words(scores: list[Any]) -> str:
     return ", ".join(f"{chr(ord('A') + i)} {'?' if s is None else s}" for i, s in enumerate(scores))
 
 
-def words(decider: Decider, before: Any, event: Any, revealed: bool) -> str:
+def words(decider: Decider, before: Any, event: Any, revealed: bool, names: Mapping[int, str]) -> str:
     """The event in words as a spectator may read it (the whole event once the game's secrets are
-    `revealed`), from the state `before` it. A damaged log may hold an event its game cannot tell:
-    then its type, in words (the audit reports the damage, it does not fail on it)."""
+    `revealed`), from the state `before` it, with the seats' `names` of that moment. A damaged log
+    may hold an event its game cannot tell: then its type, in words (the audit reports the damage,
+    it does not fail on it)."""
     shown = event if revealed else redact(decider, event, None)
     try:
-        return narrate(decider, before, shown, None)
+        return with_names(narrate(decider, before, shown, None), names)
     except Exception:  # noqa: BLE001 - a forged event may break the game's narration in any way
         tag = getattr(type(event), "__struct_config__", None)
         return (tag.tag if tag else type(event).__name__).replace("_", " ").capitalize() + "."

@@ -62,6 +62,7 @@ from .problems import EXCEPTION_HANDLERS, problems
 from .quotas import Quotas
 from .rematch import RematchController
 from .requestid import stamp
+from .seats import SeatsController
 from .sse import Frames
 from .strict import HeadAsGet, StrictRequests
 from .web import web_routes
@@ -251,6 +252,7 @@ def create_app(settings: Settings) -> Litestar:
     app = HeadAsGet(
         route_handlers=[
             GamesController,
+            SeatsController,
             PlayController,
             RematchController,
             AuditController,

@@ -6,18 +6,19 @@ import logging
 from typing import Annotated, Literal
 
 import msgspec
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.spec import OpenAPIType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from service.ai.scheduler import ai_level
-from service.errors import Code, ServiceError
+from service.errors import ServiceError
 from service.read.models import ReadModelMissing, read_model
 from service.store.cold import ArchiveUnreadable
 from service.write import GameService, SeatSpec
+from service.write.names import names_of
 
-from .auth import GameIdParam, bearer, provide_metrics, provide_quotas, provide_service, require
+from .auth import GameIdParam, provide_metrics, provide_quotas, provide_service
 from .clocks import clock_status
 from .created import created
 from .metrics import Metrics
@@ -26,22 +27,16 @@ from .models import (
     AiSeat,
     AnyCreateGameRequest,
     Awaiting,
-    ClaimRequest,
     GameCreatedResponse,
     GameDetail,
     GameKind,
     GameSummary,
-    HandToAi,
     HumanSeat,
-    Invite,
     Lineage,
     Lobby,
-    SeatClaimed,
-    SeatHanded,
     SeatInfo,
     of_kind,
 )
-from .openapi import SEAT_TOKEN, OptionalBody
 from .pages import CURSOR_PATTERN, MAX_CURSOR, MAX_SCAN, cursor_of, read_cursor
 from .problems import problems
 from .quotas import Quotas
@@ -167,6 +162,7 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
     decider, (version, state) = await service.decider(game), await service.state_at(game)
     specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
     levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
+    names = names_of(meta)
     seats = [
         SeatInfo(
             seat=i,
@@ -174,6 +170,7 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
             level=level,
             claimed=level is not None or f"seat:{i}" in meta,
             reserved=f"invite:{i}" in meta,
+            name=names.get(i),
         )
         for i, level in enumerate(levels)
     ]
@@ -240,6 +237,7 @@ class GamesController(Controller):
             clock=data.clock,
             claim=claim,
             invite=invite,
+            names={i: s.name for i, s in enumerate(data.seats) if isinstance(s, HumanSeat) and s.name is not None},
             idempotency_key=idempotency_key,
             admit=admission,
         )
@@ -309,106 +307,3 @@ class GamesController(Controller):
         """Status, version, the awaited seat and decision, seats, options; outcome once finished; the seed
         once finished (for a fork of a running game: once that game has ended too)."""
         return await game_detail(service, game_id)
-
-    @post(
-        "/{game_id:str}/seats/{seat:int}/ai",
-        operation_id="hand_seat_to_ai",
-        status_code=200,
-        summary="Hand a seat to the AI",
-        security=SEAT_TOKEN,
-        responses=problems(400, 401, 403, 404, 413, 415, 429),
-    )
-    async def hand_seat_to_ai(
-        self,
-        game_id: GameIdParam,
-        seat: SeatParam,
-        data: JSONBody[HandToAi],
-        request: Request,
-        service: NamedDependency[GameService],
-        quotas: NamedDependency[Quotas],
-    ) -> SeatHanded:
-        """From now on the AI plays this seat (the game's admin token); if the game awaits it, at once.
-        The game then counts against the caller's quota of running games with AI seats."""
-        token = bearer(request)
-        require(token is not None, Code.MISSING_TOKEN, "Send the game's admin token as Authorization: Bearer <token>.")
-        assert token is not None  # require raised otherwise (for mypy)
-        require(await service.is_admin(game_id, token), Code.WRONG_TOKEN, "Only the game's admin token may do this.")
-        client = quotas.client(request)
-        await admit_ai_game(service, quotas, client, game_id)
-        await service.hand_to_ai(game_id, seat, data.level)
-        await service.store.quotas.count_ai_game(client, game_id)
-        return SeatHanded(seat=seat, level=data.level)
-
-    @delete(
-        "/{game_id:str}/seats/{seat:int}/ai",
-        operation_id="take_seat_back",
-        status_code=200,
-        summary="Take a seat back from the AI",
-        security=SEAT_TOKEN,
-        responses=problems(400, 401, 403, 404, 409),
-    )
-    async def take_seat_back(
-        self, game_id: GameIdParam, seat: SeatParam, request: Request, service: NamedDependency[GameService]
-    ) -> SeatInfo:
-        """A seat handed to the AI (by the admin, or for being idle) is played by its person again:
-        send that seat's token or the admin token. If the game awaits the seat, its idle clock
-        starts afresh. 409 for a seat that was not handed over."""
-        token = bearer(request)
-        require(
-            token is not None,
-            Code.MISSING_TOKEN,
-            "Send the seat's token or the game's admin token as Authorization: Bearer <token>.",
-        )
-        assert token is not None  # require raised otherwise (for mypy)
-        require(
-            await service.seat_of(game_id, token) == seat or await service.is_admin(game_id, token),
-            Code.WRONG_TOKEN,
-            "Only this seat's token or the game's admin token may take the seat back.",
-        )
-        await service.take_back(game_id, seat)
-        return next(s for s in (await game_detail(service, game_id)).seats if s.seat == seat)
-
-    @post(
-        "/{game_id:str}/seats/{seat:int}/claim",
-        operation_id="claim_seat",
-        status_code=201,
-        summary="Claim a seat",
-        responses=problems(400, 401, 403, 404, 409, 413, 415, 422),
-        operation_class=OptionalBody,  # an open seat is claimed with no body
-    )
-    async def claim_seat(
-        self,
-        game_id: GameIdParam,
-        seat: SeatParam,
-        service: NamedDependency[GameService],
-        data: JSONBody[ClaimRequest | None] = None,
-        idempotency_key: SecretIdempotencyKey = None,
-    ) -> Response[SeatClaimed]:
-        """The seat's token, shown only this once (it is stored hashed). A seat reserved by an invite
-        needs its code in the body (403 `wrong_invite` without it or with another). 409 when taken or
-        played by an AI. With an `Idempotency-Key`, a retry of the claim gets the same token."""
-        token = await service.claim(game_id, seat, data.invite if data else None, idempotency_key=idempotency_key)
-        return created(SeatClaimed(seat=seat, token=token), f"/games/{game_id}/view")
-
-    @post(
-        "/{game_id:str}/seats/{seat:int}/token",
-        operation_id="reissue_seat_token",
-        status_code=201,
-        summary="Re-issue a seat (a new invite code)",
-        security=SEAT_TOKEN,
-        responses=problems(400, 401, 403, 404, 409, 422),
-    )
-    async def reissue_seat_token(
-        self, game_id: GameIdParam, seat: SeatParam, request: Request, service: NamedDependency[GameService]
-    ) -> Response[Invite]:
-        """For a seat whose token was lost (the game's admin token): the seat's token stops working at
-        once, and the answer is a new one-time invite code for the seat, never a token: give it to the
-        seat's player, who claims the seat with it. The game's log records the re-issue (a
-        `seat_reissued` event every viewer sees). 409 for a seat nobody has claimed or reserved, 422
-        `game_over` once the game has ended."""
-        token = bearer(request)
-        require(token is not None, Code.MISSING_TOKEN, "Send the game's admin token as Authorization: Bearer <token>.")
-        assert token is not None  # require raised otherwise (for mypy)
-        require(await service.is_admin(game_id, token), Code.WRONG_TOKEN, "Only the game's admin token may do this.")
-        code = await service.reissue(game_id, seat)
-        return created(Invite(seat=seat, code=code), f"/games/{game_id}/seats/{seat}/claim")

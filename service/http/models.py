@@ -47,12 +47,27 @@ def of_kind(name: str, kind: str) -> type:
     return _BY_KIND[name][kind]
 
 
+# A display name as sent: checked by the server once normalised (NFC: a length here would count
+# code points before it), so the schema bounds only what is read.
+PlayerName = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=256,
+        description="A display name: 1 to 24 characters once NFC-normalised, no control or direction-changing "
+        "characters, not a label the clients use (`You`, `Player B`, `AI (strong)`), unique in the game "
+        "whatever its case (422 `name_length`, `name_forbidden_character`, `name_reserved`, `name_taken`).",
+    ),
+]
+
+
 class HumanSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="human"):
     """A seat for a person. `holder`: `anyone` may claim it (the first to do so gets its token);
     the `creator` takes it now (its token is in the answer, so nobody can take it in between); or
     it is reserved for whoever has its `invite` code (in the answer), such as a friend."""
 
     holder: Literal["anyone", "creator", "invite"] = "anyone"
+    name: PlayerName | None = None  # the creator's name for a seat it takes now (`creator` only)
 
 
 class AiSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="ai"):
@@ -127,6 +142,8 @@ class SeatClaimed(Struct, frozen=True, kw_only=True):
 
     seat: int
     token: str
+    # the seat's name as recorded (null: none asked, or taken by another seat in the same instant)
+    name: str | None = None
 
 
 class Invite(Struct, frozen=True, kw_only=True):
@@ -159,15 +176,17 @@ class GameCreatedResponse(Struct, frozen=True, kw_only=True):
             admin_token=created.admin_token,
             version=created.version,
             commitment=created.commitment,
-            seats=[SeatClaimed(seat=s, token=t) for s, t in sorted(created.tokens.items())],
+            seats=[SeatClaimed(seat=s, token=t, name=created.names.get(s)) for s, t in sorted(created.tokens.items())],
             invites=[Invite(seat=s, code=c) for s, c in sorted(created.invites.items())],
         )
 
 
 class ClaimRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The invite code of a reserved seat (no body, or no code, for an open seat)."""
+    """The invite code of a reserved seat (no body, or no code, for an open seat), and the name the
+    claimer chooses for the seat (none: the seat is "Player B" until it is named)."""
 
     invite: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    name: PlayerName | None = None  # the seat's display name, chosen as it is claimed
 
 
 class Awaiting(Struct, frozen=True, kw_only=True):
@@ -192,6 +211,7 @@ class SeatInfo(Struct, frozen=True, kw_only=True):
     level: str | None
     claimed: bool
     reserved: bool = False  # held for an invite code
+    name: str | None = None  # the display name its player chose (untrusted text: show it as text)
 
 
 class Lineage(Struct, frozen=True, kw_only=True):

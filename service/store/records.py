@@ -60,6 +60,28 @@ if awaited then redis.call('HSET', KEYS[4], ARGV[6], (version + 1) .. string.mat
 return 'ok'
 """
 
+# KEYS: the game's meta hash, events stream, feed stream, the partition's awaiting hash. ARGV: seat,
+# name, the version and hash the envelope is chained to, its hash, game id, the packed envelope, the
+# hash of the token that must hold the seat, the most names a seat may take. A seat's name recorded
+# with the platform event that names it, at the version the name was checked at (unique among the
+# names then), and counted (`named:<seat>`): 'ok', 'conflict', 'not_yours' (the token no longer
+# holds the seat), 'too_many' (the seat has taken its most names), 'gone' (archived).
+_NAME = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
+if redis.call('HGET', KEYS[1], 'seat:' .. ARGV[1]) ~= ARGV[8] then return 'not_yours' end
+local named = tonumber(redis.call('HGET', KEYS[1], 'named:' .. ARGV[1]) or '0')
+if named >= tonumber(ARGV[9]) then return 'too_many' end
+local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if version ~= tonumber(ARGV[3]) or (redis.call('HGET', KEYS[1], 'hash') or '') ~= ARGV[4] then return 'conflict' end
+redis.call('HSET', KEYS[1], 'name:' .. ARGV[1], ARGV[2], 'named:' .. ARGV[1], named + 1, 'version', version + 1,
+  'hash', ARGV[5])
+redis.call('XADD', KEYS[2], tostring(version + 1) .. '-1', 'e', ARGV[7])
+redis.call('XADD', KEYS[3], '*', 'game', ARGV[6], 'from', version + 1, 'to', version + 1)
+local awaited = redis.call('HGET', KEYS[4], ARGV[6])
+if awaited then redis.call('HSET', KEYS[4], ARGV[6], (version + 1) .. string.match(awaited, '^%d+(|.*)$')) end
+return 'ok'
+"""
+
 # KEYS: the game's meta hash, then the idempotency record of one key in each seat's namespace (none
 # without a key). ARGV: a token's hash. What a seat's command needs before it is decided, in one round
 # trip: the token's seat (nil: not a seat token here) and that seat's record of the key.
@@ -103,6 +125,7 @@ class GameRecords:
         self.store, self.redis = store, store.redis
         self._claim = self.redis.register_script(_CLAIM)
         self._reissue = self.redis.register_script(_REISSUE)
+        self._name = self.redis.register_script(_NAME)
         self._drop_meta = self.redis.register_script(_DROP_META)
         self._set_meta = self.redis.register_script(_SET_META)
         self._get = self.redis.register_script(_GET)
@@ -169,6 +192,23 @@ class GameRecords:
         keys = [k.meta, k.events, k.feed, self.store.awaiting_key(self.store.partition(game))]
         return (
             await self.store.acknowledger.run(self._reissue, keys, args, stored=lambda result: result == b"ok")
+        ).decode()
+
+    async def name_seat(
+        self, game: str, seat: int, name: str, token_hash: str, envelope: Envelope, *, most: int
+    ) -> str:
+        """Give a seat held by the token of `token_hash` its name (metadata `name:<seat>`) and append
+        `envelope` (the platform event that records it, chained to the log's last event) in the same
+        step: "ok"; "not_yours" if that token no longer holds the seat; "too_many" if the seat has
+        been named `most` times; "conflict" if the log is no longer where `envelope` is chained;
+        "gone" if the game is not in Redis (archived)."""
+        k = self.store.keys(game)
+        args = [seat, name, envelope.version - 1, envelope.prev_hash, envelope.hash, game, PACK.encode(envelope)]
+        keys = [k.meta, k.events, k.feed, self.store.awaiting_key(self.store.partition(game))]
+        return (
+            await self.store.acknowledger.run(
+                self._name, keys, [*args, token_hash, most], stored=lambda result: result == b"ok"
+            )
         ).decode()
 
     async def revealed(self, game: str) -> bool:

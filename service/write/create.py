@@ -5,15 +5,15 @@ metadata in one step, and list the game in the lobby; with an Idempotency-Key, a
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
 
 from domain.clock import ClockChoice
-from domain.kernel import fold
+from domain.kernel import SeatNamed, fold
 from service.errors import Code, ServiceError
-from service.store.codec import Envelope, wrap_batch
+from service.store.codec import Envelope, wrap_batch, wrap_platform
 from service.store.streams import ClockOff, VersionConflict
 
 from .clocks import check_clock
@@ -38,6 +38,7 @@ from .meta import (
     new_meta,
     token_hash,
 )
+from .names import check_names, names_of
 from .seats import invite_fields, seat_token_fields
 from .service import Games
 from .submit import decide
@@ -51,6 +52,7 @@ class Created:
     commitment: str = ""
     tokens: dict[int, str] = field(default_factory=dict)  # seat -> token, for seats claimed at creation
     invites: dict[int, str] = field(default_factory=dict)  # seat -> invite code, for seats reserved
+    names: dict[int, str] = field(default_factory=dict)  # seat -> display name, for seats named at creation
 
 
 Admit = Callable[[], Awaitable[None]]
@@ -70,16 +72,26 @@ async def create(
     clock: ClockChoice | None = None,
     claim: Sequence[int] = (),
     invite: Sequence[int] = (),
+    names: Mapping[int, str] | None = None,
     idempotency_key: str | None = None,
     admit: Admit = admit_any,
 ) -> Created:
     """A new game of `kind` with these options and seats (their number is the number of players).
-    `clock`: the turn clocks of its human seats (`domain.clock`; at least `games.clock_min_s`). The human seats in `claim` are the creator's at once (their tokens are in the answer); those in
-    `invite` are reserved for whoever holds their invite code (in the answer). `admit` is awaited
-    just before a game is made (where the caller's limits count it).
+    `clock`: the turn clocks of its human seats (`domain.clock`; at least `games.clock_min_s`). The
+    human seats in `claim` are the creator's at once (their tokens are in the answer); those in
+    `invite` are reserved for whoever holds their invite code (in the answer); `names` names seats
+    of `claim` (recorded after the game's first events: `seat_named`). `admit` is awaited just
+    before a game is made (where the caller's limits count it).
 
     With an Idempotency-Key (at least 16 characters) the game is made once: a retry gets the same
     answer (see `once`)."""
+
+    named = check_names(names or {})
+    if set(named) - set(claim):
+        raise ServiceError(
+            Code.WRONG_SEAT_CLAIM,
+            "Only a seat you take at creation (holder `creator`) can be named now; its player names it when claiming it.",
+        )
 
     async def make(ids: Ids, request: str | None) -> Created:
         spec = game_of(kind)
@@ -96,6 +108,7 @@ async def create(
             envelopes = wrap_batch(
                 game, 0, "", events, command, seat=None, recorded_at=meta["created_at"], facts=first_facts(meta)
             )
+            envelopes += named_envelopes(game, envelopes[-1], named, meta["created_at"])
             try:
                 return await start(
                     games,
@@ -124,8 +137,20 @@ async def create(
         claim=list(claim),
         invite=list(invite),
         **({"clock": msgspec.to_builtins(clock)} if clock else {}),
+        **({"names": sorted(named.items())} if named else {}),
     )
     return await once(games, ids, request, admit, make)
+
+
+def named_envelopes(game: str, last: Envelope, names: Mapping[int, str], recorded_at: int) -> list[Envelope]:
+    """The `seat_named` envelopes of a new game's first names, chained after its envelope `last`."""
+    out: list[Envelope] = []
+    for seat, name in sorted(names.items()):
+        before = out[-1] if out else last
+        out.append(
+            wrap_platform(game, before.version, before.hash, SeatNamed(seat=seat, name=name), recorded_at=recorded_at)
+        )
+    return out
 
 
 async def once(
@@ -171,6 +196,7 @@ async def _again(games: Games, ids: Derived, request: str, record: bytes) -> Cre
         commitment=meta["commitment"].decode(),
         tokens=ids.tokens(prior.tokens),
         invites=ids.invites(prior.invites),
+        names=names_of(meta),
     )
 
 
@@ -194,7 +220,10 @@ async def start(
     the time the envelopes record, checked against the Redis clock (ClockOff)."""
     meta = {**meta, **seat_token_fields(tokens or {}), **invite_fields(invites or {})}
     decider = game_of(meta["kind"]).decider
-    state = fold(decider, (decode_event(decider, e) for e in envelopes))
+    events = [decode_event(decider, e) for e in envelopes]
+    state = fold(decider, events)
+    names = {e.seat: e.name for e in events if isinstance(e, SeatNamed)}
+    meta.update({f"name:{seat}": name for seat, name in names.items()})  # the log's names, as a lookup
     awaited = decider.awaited(state)
     if decider.is_terminal(state):  # a fork of an ended game at its last version: ended from the start
         meta["finished"] = 1
@@ -216,4 +245,5 @@ async def start(
         commitment=meta["commitment"],
         tokens=dict(tokens or {}),
         invites=dict(invites or {}),
+        names=names,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import clocks as _clocks
 from . import create as _create
+from . import names as _names
 from . import reads as _reads
 from . import rematch as _rematch
 from . import seats as _seats
@@ -20,6 +21,8 @@ class GameService(Games):
     start = _create.start
     claim = _seats.claim
     reissue = _seats.reissue
+    claim_named = _names.claim_named
+    name_seat = _names.name_seat
     hand_to_ai = _seats.hand_to_ai
     take_back = _seats.take_back
     rematch = _rematch.rematch

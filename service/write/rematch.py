@@ -21,9 +21,10 @@ from service.errors import Code, ServiceError
 from service.store.codec import wrap_batch
 from service.store.streams import VersionConflict
 
-from .create import Admit, admit_any, start
+from .create import Admit, admit_any, named_envelopes, start
 from .keyed import Derived, claim_token
 from .meta import first_facts, game_of, new_meta, seats_of, token_hash
+from .names import names_of
 from .reads import state_at
 from .service import Games
 from .submit import decide
@@ -86,6 +87,8 @@ async def _make(games: Games, new: str, ended: str, meta: dict[str, bytes], opti
     envelopes = wrap_batch(
         new, 0, "", events, command, seat=None, recorded_at=fields["created_at"], facts=first_facts(fields)
     )
+    names = {seat: name for seat, name in names_of(meta).items() if seat in _reserved(meta)}  # the people stay
+    envelopes += named_envelopes(new, envelopes[-1], names, fields["created_at"])
     await start(games, new, envelopes, fields, "")
 
 

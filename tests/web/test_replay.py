@@ -113,6 +113,7 @@ def test_an_invite_link_gives_the_friend_the_reserved_seat_whose_running_game_au
     invite = created["invites"][0]
     friend = watched().page()
     friend.goto(f"/#invite={created['game']}.{invite['seat']}.{invite['code']}")
+    friend.get_by_role("button", name="Join the game").click()  # no name: the seat stays "Player B"
     friend.wait_for_function(f"location.hash === '#/game/{created['game']}'")
     friend.wait_for_selector("svg.board .overlay")
     assert "you play Player B" in friend.locator("h1").inner_text()
@@ -142,6 +143,7 @@ def test_a_reissued_seat_is_claimed_with_its_new_invite_link_and_the_replay_says
         at = http.get(f"/games/{game}").json()["version"]
     friend = watched().page()
     friend.goto(f"/#invite={game}.{invite['seat']}.{invite['code']}")
+    friend.get_by_role("button", name="Join the game").click()
     friend.wait_for_function(f"location.hash === '#/game/{game}'")
     friend.wait_for_selector("svg.board .overlay")
     assert "you play Player B" in friend.locator("h1").inner_text()

@@ -4,7 +4,8 @@
 import { auditPage } from "./audit.js";
 import { h, problemText } from "./dom.js";
 import { GamePage } from "./game.js";
-import { join, lobbyPage, newGamePage } from "./lobby.js";
+import { joinPage, lobbyPage, newGamePage } from "./lobby.js";
+import { useNames } from "./names.js";
 import { ReplayPage } from "./replay.js";
 
 const root = document.getElementById("main");
@@ -13,13 +14,12 @@ let page = null;
 async function route() {
   if (page && page.stop) page.stop();
   page = null;
+  useNames(null);  // a page of another game, or of none, names its seats itself
   const hash = location.hash.slice(1);
   try {
     if (hash.startsWith("invite=")) {  // #invite=<game>.<seat>.<code>: claim the reserved seat
       const [game, seat, ...code] = hash.slice(7).split(".");
-      const message = h("p", { class: "message", role: "alert" });
-      root.replaceChildren(h("h1", {}, "Joining a game"), message);
-      return await join(game, Number(seat), message, code.join("."));
+      return joinPage(root, game, Number(seat), code.join("."));
     }
     const [path, query] = hash.split("?");
     const parts = path.split("/").filter(Boolean);

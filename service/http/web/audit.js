@@ -5,6 +5,7 @@
 import { get } from "./api.js";
 import { SEAT_LETTERS } from "./board.js";
 import { eventLine, h, problemText } from "./dom.js";
+import { useNames } from "./names.js";
 
 const checkName = (check) => check.name.replace(/_/g, " ");
 
@@ -41,6 +42,7 @@ export async function auditPage(root, game) {
   try {
     const [report, detail] = await Promise.all([get(`games/${game}/audit`), get(`games/${game}`)]);
     const [verdictClass, verdictText] = verdict(report, detail.finished);
+    useNames(detail);
     root.replaceChildren(
       h("h1", {}, `Audit of ${game}`),
       h("nav", { class: "game-links", "aria-label": "This game" }, h("a", { href: `#/game/${game}` }, "Game"), " ",

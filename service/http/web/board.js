@@ -1,11 +1,14 @@
 // What every game's board shares: the player colours and letters, the edition's SVG from the
 // server, SVG elements; and the per-kind module (its board and panels) chosen by the game's kind.
 
+import { nameOf } from "./names.js";
+
 export const NS = "http://www.w3.org/2000/svg";
 const boards = new Map();
 export const SEAT_COLORS = ["#d62828", "#1f5fd6", "#f2c500", "#2a9d3a", "#8e44ad", "#e07b00"];
 export const SEAT_LETTERS = ["A", "B", "C", "D", "E", "F"];  // six: the card game seats up to six
-export const seatName = (seat) => `Player ${SEAT_LETTERS[seat] || seat + 1}`;
+// a seat as the page names it: its player's name (names.js), or "Player B"
+export const seatName = (seat) => nameOf(seat) || `Player ${SEAT_LETTERS[seat] || seat + 1}`;
 
 export async function boardText(kind, edition) {
   const key = `${kind}/${edition}`;

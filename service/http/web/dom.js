@@ -1,6 +1,7 @@
 // Small DOM helpers and the parts of a game view that the play and replay pages share.
 
 import { SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
+import { named } from "./names.js";
 
 // h("button", {class: "x", onclick: f}, "text", child...): an element.
 export function h(tag, attrs = {}, ...children) {
@@ -27,10 +28,10 @@ export function swatch(seat) {  // a player's colour with its letter (colour alo
   return node;
 }
 
-export function who(seat, detail, mine) {
+export function who(seat, detail, mine) {  // "Ann", "Ann (you)", "Player B (person)", "Player C (AI, strong)"
   const info = detail && detail.seats ? detail.seats[seat] : null;
   const kind = seat === mine ? "you" : info && info.type === "ai" ? `AI, ${info.level}` : "person";
-  return `${seatName(seat)} (${kind})`;
+  return info && info.name && kind === "person" ? info.name : `${seatName(seat)} (${kind})`;
 }
 
 const list = (items) => (items && items.length ? items.map(words).join(", ") : "none");
@@ -72,6 +73,8 @@ export function eventLine(version, text) {
 }
 
 export function problemText(error) {
-  if (error && error.status) return `${error.message} (${error.code}, ${error.status})`;
+  // a seat as the page names it: "Player B's seat" (or its player's name), without the number
+  // API paths use ("(seat 1)"), which the page never shows
+  if (error && error.status) return `${named(error.message.replace(/ \(seat \d+\)/g, ""))} (${error.code}, ${error.status})`;
   return `The server could not be reached: ${error && error.message ? error.message : error}`;
 }

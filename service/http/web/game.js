@@ -1,6 +1,7 @@
 // The game page: play your seat by clicking choices (on the board, the open cards, your hand or
 // the list), or watch as a spectator; live through the event stream.
 
+import { endAlerts, turnAlert } from "./alerts.js";
 import { adminToken, change, follow, get, mySeat, saved } from "./api.js";
 import { seatName } from "./board.js";
 import { ClockView } from "./clock.js";
@@ -8,6 +9,9 @@ import { h, problemText, who } from "./dom.js";
 import { endScreen } from "./endscreen.js";
 import { forKind, kindTitle } from "./kinds.js";
 import { MoveLog } from "./movelog.js";
+import { named, useNames } from "./names.js";
+import { seatTools } from "./seats.js";
+import { zoomControls } from "./zoom.js";
 
 export class GamePage {
   constructor(root, game) {
@@ -25,15 +29,16 @@ export class GamePage {
     this.finished = false;
   }
 
-  stop() { this.abort.abort(); clearTimeout(this.retry); this.clocks.stop(); }
+  stop() { this.abort.abort(); clearTimeout(this.retry); this.clocks.stop(); endAlerts(); }
 
   async start() {
     this.detail = await get(`games/${this.game}`);
+    useNames(this.detail);
     const edition = (this.detail.options || {}).edition;
     this.status = h("p", { class: "status", role: "status", "aria-live": "polite" });
     this.message = h("p", { class: "message", role: "alert" });
     this.boardHost = h("div", { class: "board-host" });
-    this.controls = h("section", { class: "choices", "aria-label": "Your choices" });
+    this.controls = h("section", { class: "choices", "aria-label": "Your choices", tabindex: "-1" });
     this.side = h("div", { class: "side" });
     this.outcome = h("div");
     this.seatsHost = h("div", { class: "seats-host" });
@@ -48,7 +53,7 @@ export class GamePage {
         h("a", { href: `#/replay/${this.game}` }, "Replay"), " ",
         h("a", { href: `#/audit/${this.game}` }, "Audit")),
       this.status, this.clocks.root, this.outcome, this.message,
-      h("div", { class: "play" }, this.boardHost, h("div", { class: "panel" }, this.controls, this.side, this.log.root)),
+      h("div", { class: "play" }, h("div", {}, zoomControls(this.boardHost), this.boardHost), h("div", { class: "panel" }, this.controls, this.side, this.log.root)),
       this.seatsHost);
     this.drawSeats();
     if (edition) await this.board.load(this.detail.kind, edition);
@@ -94,6 +99,7 @@ export class GamePage {
       get(`games/${this.game}/view`, { token: this.token, params, signal }),
       ask ? get(`games/${this.game}/options`, { token: this.token, signal }) : null]);
     this.detail = detail;
+    useNames(detail);
     this.clocks.update(detail, this.seat);
     this.view = view;
     this.finished = detail.finished;
@@ -131,9 +137,12 @@ export class GamePage {
     const view = this.view.view;
     const active = this.myTurn() && !this.busy;
     const options = this.current();
+    const focused = this.controls.contains(document.activeElement) || this.boardHost.contains(document.activeElement);
     this.board.draw(view, active ? options.choices : [], this.path, active, this.seat);
     this.status.textContent = this.statusWords();
     this.controls.replaceChildren(...this.choicePanel(active));
+    if (focused) this.refocus();  // a choice taken with the keyboard: the next is a Tab away, not the page's top
+    turnAlert(this.myTurn(), `Game ${this.game} · ${kindTitle(this.detail.kind)}`);
     this.side.replaceChildren(...this.kind.panels(view, { detail: this.detail, seat: this.seat, path: this.path,
       choices: active ? options.choices : [], pick: (choice) => this.pick(choice) }), this.rejectedLog());
     this.outcome.replaceChildren(...(this.finished ? [this.outcomePanel()] : []));
@@ -144,7 +153,7 @@ export class GamePage {
     const d = this.detail;
     if (d.finished) return "The game has ended.";
     if (!d.awaiting) return "Waiting…";
-    if (d.awaiting.seat === this.seat) return `Your turn (${seatName(this.seat)}): ${this.current() ? this.current().prompt : d.awaiting.decision}`;
+    if (d.awaiting.seat === this.seat) return `Your turn (${seatName(this.seat)}): ${this.current() ? named(this.current().prompt) : d.awaiting.decision}`;
     return `Waiting for ${who(d.awaiting.seat, d, this.seat)} to decide: ${d.awaiting.decision.replace(/_/g, " ")}.`;
   }
 
@@ -152,17 +161,25 @@ export class GamePage {
     const options = this.current();
     if (!this.token || this.finished) return [];
     if (!options || !options.decision) return [h("p", {}, "Not your turn: other players' moves appear here as they happen.")];
-    const out = [h("h2", {}, "Your move"), h("p", { class: "prompt" }, options.prompt)];
+    const out = [h("h2", {}, "Your move"), h("p", { class: "prompt" }, named(options.prompt))];
     if (this.path.length) {
-      out.push(h("ol", { class: "path", "aria-label": "Your move so far" }, this.path.map((c) => h("li", {}, c.label))),
+      out.push(h("ol", { class: "path", "aria-label": "Your move so far" }, this.path.map((c) => h("li", {}, named(c.label)))),
         h("p", {}, h("button", { type: "button", class: "undo", onclick: () => this.undo(), disabled: this.busy },
           "Undo last step"), " ",
           h("button", { type: "button", class: "undo", onclick: () => this.undo(true), disabled: this.busy }, "Start over")));
     }
-    out.push(h("ul", { class: "choice-list" }, options.choices.map((choice) => h("li", {},
+    out.push(h("ul", { class: "choice-list", tabindex: "-1" }, options.choices.map((choice) => h("li", {},
       h("button", { type: "button", class: choice.command ? "final" : "step", disabled: !active,
-        "data-choice": active ? choice.key : null, onclick: () => this.pick(choice) }, choice.label)))));
+        "data-choice": active ? choice.key : null, onclick: () => this.pick(choice) }, named(choice.label))))));
     return out;
+  }
+
+  // Focus the first choice that can be taken (else the list, else the panel): where a keyboard
+  // player's focus was, so the next move starts there.
+  refocus() {
+    const target = this.controls.querySelector(".choice-list button:not(:disabled)")
+      || this.controls.querySelector(".choice-list") || this.controls;
+    target.focus();
   }
 
   outcomePanel() {
@@ -173,6 +190,8 @@ export class GamePage {
 
   lock() {  // at once, before any request: nothing can be clicked twice
     this.busy = true;
+    const list = this.controls.querySelector(".choice-list");  // focus stays here while the choices are disabled
+    if (list && (this.controls.contains(document.activeElement) || this.boardHost.contains(document.activeElement))) list.focus();
     for (const node of this.root.querySelectorAll("[data-choice]")) {
       node.removeAttribute("data-choice");
       if ("disabled" in node) node.disabled = true;
@@ -244,7 +263,7 @@ export class GamePage {
 
   // The seat buttons, drawn again only when what they show changed (a focused button stays).
   drawSeats() {
-    const drawn = JSON.stringify([(this.detail.seats || []).map((s) => s.type), this.detail.finished,
+    const drawn = JSON.stringify([(this.detail.seats || []).map((s) => [s.type, s.name, s.claimed]), this.detail.finished,
       (saved()[this.game] || {}).invites || []]);
     if (drawn === this.seatsDrawn) return;
     this.seatsDrawn = drawn;
@@ -271,9 +290,10 @@ export class GamePage {
       return h("li", {}, `Invite for ${seatName(i.seat)}: `, h("input", { readonly: true, value: link, size: 60,
         "aria-label": `Invite link for ${seatName(i.seat)}` }));
     });
-    if (!rows.length && !invites.length) return h("div");
+    const tools = seatTools(this);
+    if (!rows.length && !invites.length && !tools.length) return h("div");
     return h("section", { class: "seat-admin", "aria-label": "Seats" }, h("h2", {}, "Seats"),
-      h("ul", {}, invites, rows));
+      h("ul", {}, invites, rows), tools);
   }
 
   async seatChange(method, seat) {

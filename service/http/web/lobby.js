@@ -1,10 +1,12 @@
 // The lobby (games to join, watch or replay, with filters) and the new-game form.
 
+import { markWaiting } from "./alerts.js";
 import { change, gamesOf, get, remember, saved } from "./api.js";
 import { seatName } from "./board.js";
 import { clockChoice, clockOf } from "./clock.js";
 import { h, problemText } from "./dom.js";
 import { KINDS, kindTitle } from "./kinds.js";
+import { nameInput, rememberName } from "./names.js";
 
 const STATUSES = [["", "Not ended"], ["open", "Open seats"], ["playing", "In progress"], ["finished", "Finished"]];
 
@@ -24,7 +26,9 @@ export async function lobbyPage(root, query) {
   h("label", {}, "Game ", h("select", { name: "kind" }, h("option", { value: "" }, "All"),
     KINDS.map((k) => h("option", { value: k, selected: kind === k }, kindTitle(k))))));
   const table = h("div", {}, "Loading…");
-  root.replaceChildren(h("h1", {}, "Lobby"), filter, message, table, myGames());
+  const name = nameInput({ id: "lobby-name" });
+  root.replaceChildren(h("h1", {}, "Lobby"), filter,
+    h("p", {}, h("label", { for: "lobby-name" }, "Your name when you join (optional) "), name), message, table, myGames());
   const shown = [];
   // a page of the lobby: a list (API 1.x), or {games, next} whose `next` is the following page's cursor (2.0)
   async function more(cursor) {
@@ -54,25 +58,54 @@ function actions(g, message) {
   if (g.status === "finished") {
     return [h("a", { href: `#/replay/${g.game}` }, "Replay"), " ", h("a", { href: `#/audit/${g.game}` }, "Audit")];
   }
-  const joins = (g.open_seats || []).map((seat) => h("button", { type: "button", onclick: () => join(g.game, seat, message) },
+  const joins = (g.open_seats || []).map((seat) => h("button", { type: "button", onclick: () => join(g.game, seat, message, undefined,
+    document.getElementById("lobby-name").value) },
     `Join as ${seatName(seat)}`));
   return [...joins, " ", h("a", { href: `#/game/${g.game}` }, "Watch")];
 }
 
-export async function join(game, seat, message, invite) {
+export async function join(game, seat, message, invite, name) {
+  const body = { ...(invite ? { invite } : {}), ...(name && name.trim() ? { name } : {}) };
   try {
-    const claimed = await change("POST", `games/${game}/seats/${seat}/claim`, { body: invite ? { invite } : undefined });
+    const claimed = await change("POST", `games/${game}/seats/${seat}/claim`, { body: Object.keys(body).length ? body : undefined });
     remember(game, { seats: { [claimed.seat]: claimed.token } });
+    rememberName(claimed.name);
     location.hash = `#/game/${game}`;
-  } catch (error) { message.textContent = problemText(error); }
+  } catch (error) { message.textContent = claimWords(error, seat); }
+}
+
+// A claim refused, in words that say what to do; a seat named as on the page ("Player B").
+function claimWords(error, seat) {
+  const label = `Player ${String.fromCharCode(65 + seat)}`;
+  if (error.code === "seat_taken") {
+    return `${label}'s seat has already been taken. If it is yours and this browser lost it (or you opened the invite `
+      + `on another device), ask the game's admin (whoever created the game) to open the game and press “Re-issue `
+      + `${label}'s invite” under Seats, then open the new invite link they send you.`;
+  }
+  if (error.code === "wrong_invite") {
+    return `This invite link for ${label} no longer works: it was used already, or the admin made a new one. Ask the `
+      + `game's admin to press “Re-issue ${label}'s invite” on the game page and send you the new link.`;
+  }
+  return problemText(error);
+}
+
+// The page an invite link opens: your name (optional), then Join.
+export function joinPage(root, game, seat, invite) {
+  const message = h("p", { class: "message", role: "alert" });
+  const name = nameInput({ id: "join-name" });
+  const form = h("form", { class: "join" }, h("p", {}, `You are invited to play ${`Player ${String.fromCharCode(65 + seat)}`} in game ${game}.`),
+    h("p", {}, h("label", { for: "join-name" }, "Your name (optional) "), name), h("button", { type: "submit" }, "Join the game"));
+  form.addEventListener("submit", (event) => { event.preventDefault(); join(game, seat, message, invite, name.value); });
+  root.replaceChildren(h("h1", {}, "Joining a game"), form, message);
 }
 
 function myGames() {
   const entries = Object.entries(saved()).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 20);
   if (!entries.length) return h("div");
-  return h("section", { "aria-label": "Your games" }, h("h2", {}, "Your games (kept in this browser)"),
-    h("ul", {}, entries.map(([game, e]) => h("li", {}, h("a", { href: `#/game/${game}` }, game),
-      ` · ${Object.keys(e.seats || {}).map((s) => seatName(Number(s))).join(", ") || "admin"}`))));
+  const items = new Map(entries.map(([game, e]) => [game, h("li", { "data-game": game }, h("a", { href: `#/game/${game}` }, game),
+    ` · ${Object.keys(e.seats || {}).map((s) => seatName(Number(s))).join(", ") || "admin"}`)]));
+  markWaiting(entries, items);  // the games waiting for you, marked as their status arrives
+  return h("section", { "aria-label": "Your games" }, h("h2", {}, "Your games (kept in this browser)"), h("ul", {}, [...items.values()]));
 }
 
 // What the API says a new game may have: the game kinds (one create request each, the default
@@ -159,6 +192,7 @@ export async function newGamePage(root) {
   const form = h("form", { class: "new-game", onsubmit: (event) => { event.preventDefault(); create(form, message, game.value); } },
     h("p", {}, h("label", { for: "kind" }, "Game "), game),
     h("p", {}, h("label", { for: "players" }, "Number of players "), players), seats, options, clockChoice(),
+    h("p", {}, h("label", { for: "new-name" }, "Your name (optional) "), nameInput({ id: "new-name" })),
     h("button", { type: "submit" }, "Start"));
   root.replaceChildren(h("h1", {}, "New game"), form, message);
 }
@@ -166,9 +200,14 @@ export async function newGamePage(root) {
 async function create(form, message, kind) {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
-  const seats = [...form.querySelectorAll(".seat-specs select")].map((s) => s.value.startsWith("ai:")
-    ? { type: "ai", level: s.value.slice(3) }
-    : { type: "human", holder: s.value === "me" ? "creator" : s.value });
+  const name = form.querySelector("[data-testid=player-name]").value.trim();
+  let named = false;  // the name goes to the first of your seats (names are unique in a game)
+  const seats = [...form.querySelectorAll(".seat-specs select")].map((s) => {
+    if (s.value.startsWith("ai:")) return { type: "ai", level: s.value.slice(3) };
+    const seat = { type: "human", holder: s.value === "me" ? "creator" : s.value };
+    if (s.value === "me" && name && !named) [seat.name, named] = [name, true];
+    return seat;
+  });
   const options = {};
   for (const select of form.querySelectorAll("select[name^='option:']")) {
     const { type } = select.dataset;
@@ -178,6 +217,7 @@ async function create(form, message, kind) {
   try {
     const clock = clockOf(form, seats);
     const created = await change("POST", "games", { body: { kind, options, seats, ...(clock ? { clock } : {}) } });
+    rememberName(name);
     remember(created.game, { admin: created.admin_token, invites: created.invites || [],
       seats: Object.fromEntries((created.seats || []).map((s) => [s.seat, s.token])) });
     location.hash = `#/game/${created.game}`;

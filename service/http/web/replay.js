@@ -5,6 +5,7 @@ import { allEvents, change, get, mySeat, remember } from "./api.js";
 import { SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
 import { eventLine, h, problemText } from "./dom.js";
 import { forKind } from "./kinds.js";
+import { useNames } from "./names.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -19,6 +20,7 @@ export class ReplayPage {
     const [detail, events, score] = await Promise.all([get(`games/${this.game}`), allEvents(this.game, this.token),
       get(`games/${this.game}/score`, { token: this.token })]);  // a seat sees its own secret score
     Object.assign(this, { detail, events, score: score.view });
+    useNames(detail);
     // where a command's events end (a fork starts there): the next event comes from another command
     const key = (e) => `${e.seat}|${e.command}|${e.recorded_at}`;
     this.ends = events.filter((e, i) => i + 1 === events.length || key(events[i + 1]) !== key(e)).map((e) => e.version);

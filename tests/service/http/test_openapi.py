@@ -53,6 +53,7 @@ def test_every_operation_has_an_explicit_snake_case_id_a_tag_and_problem_respons
             "hand_seat_to_ai",
             "take_seat_back",
             "reissue_seat_token",
+            "name_seat",
             "rematch_game",
         }
     )
@@ -71,7 +72,14 @@ def test_a_body_is_required_where_the_operation_needs_one_and_optional_for_a_cla
         if "requestBody" in op
     }
 
-    assert sorted(bodies) == ["claim_seat", "create_game", "fork_game", "hand_seat_to_ai", "submit_command"]
+    assert sorted(bodies) == [
+        "claim_seat",
+        "create_game",
+        "fork_game",
+        "hand_seat_to_ai",
+        "name_seat",
+        "submit_command",
+    ]
     claim = bodies.pop("claim_seat")  # an open seat is claimed with no body (not with `null`)
     assert claim == {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ClaimRequest"}}},
