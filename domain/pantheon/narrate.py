@@ -70,7 +70,7 @@ def _text(comps: Components, e: ev.Event, viewer: int | None) -> str:  # noqa: C
             got = "column" if give == "foot" else "foot"
             return f"{player(seat, viewer)} exchanged {_pieces(give, n)} for {_pieces(got, n)}"
         case ev.SacrificeImproved(seat=seat, kind=kind, level=level):
-            return f"{player(seat, viewer)} raised {own(seat, viewer)} {kind} sacrifice to level {level}"
+            return f"{player(seat, viewer)} raised {own(seat, viewer)} {kind.capitalize()} sacrifice to level {level}"
         case ev.TemplePlaced():
             return "a temple was built in the nation's starting hex"
         case ev.BonusTileChosen(seat=seat, tile=tile):
@@ -164,7 +164,7 @@ def _moved(comps: Components, e: ev.Moved, viewer: int | None) -> str:
 def _purchase(p: Purchase) -> str:
     match p:
         case SacrificeTile(kind=kind, level=level):
-            return f"a level {level} {kind} sacrifice tile"
+            return f"a level {level} {kind.capitalize()} sacrifice tile"
         case Reserve(piece=piece, count=n):
             return f"{_pieces(piece, n)} for the reserve"
         case PlacePiece(piece=piece):
