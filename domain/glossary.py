@@ -64,6 +64,11 @@ class Glossary(Struct, frozen=True, kw_only=True):
                 return g
         raise KeyError(group)
 
+    def value_name(self, option: str, value: str) -> str:
+        """The display name of an option's value ("House edition 1"; the value itself if unnamed)."""
+        words = next((o for o in self.options if o.option == option), None)
+        return next((v.name for v in words.values if v.id == value), value) if words else value
+
     def name_of(self, group: str, term: str) -> str:
         """The display name of `term` in `group` (the id itself if the glossary lacks it)."""
         return next((t.name for t in self.group(group).terms if t.id == term), term)

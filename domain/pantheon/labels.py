@@ -109,12 +109,14 @@ def effect_phrase(effect: Effect) -> str:
 def hex_names(edition: str) -> tuple[str, ...]:
     """Every hex's name by index: 'Roma, hex 3' (its nearest start hex's nation, the first in
     NATIONS on a tie; numbered by row, then column, within that nation)."""
-    board = load_board(edition)
-    return _hex_names(board)
+    return name_hexes(load_board(edition))
 
 
-def _hex_names(board: Board) -> tuple[str, ...]:
+def name_hexes(board: Board) -> tuple[str, ...]:
+    """The names of a board's hexes (as hex_names; 'Hex 7' on a board without start hexes)."""
     starts = [(nation, board.hexes[board.start_hex[nation]]) for nation in NATIONS if nation in board.start_hex]
+    if not starts:
+        return tuple(f"Hex {h.index + 1}" for h in board.hexes)
     region = [min(starts, key=lambda s: hex_distance(h, s[1]))[0] for h in board.hexes]
     numbered: dict[int, str] = {}
     for nation in NATIONS:

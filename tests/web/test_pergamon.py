@@ -16,7 +16,7 @@ from tests.web.conftest import DUMP, new_game, play_by_clicks, screenshot
 @pytest.mark.long
 def test_a_whole_pergamon_game_against_the_ai_is_played_by_clicks_to_the_end(watched, server):
     page = watched().page()
-    game = new_game(page, "pergamon", vp_visibility="secret", variant_sorting="yes")
+    game = new_game(page, "pergamon", vp_visibility="secret", variant_sorting="true")
     detail = httpx.get(f"{server}/games/{game}").json()
     assert detail["kind"] == "pergamon" and detail["options"]["vp_visibility"] == "secret"
     assert detail["options"]["variant_sorting"] is True  # the finds are arranged by a player

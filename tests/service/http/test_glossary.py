@@ -19,7 +19,7 @@ async def test_each_kinds_glossary_is_the_registrys_and_may_be_cached(client):
         assert same.json() == answer.json()
     pantheon = (await client.get("/kinds/pantheon/glossary")).json()
     start = next(o for o in pantheon["options"] if o["option"] == "start_material")
-    assert {v["id"]: v["name"] for v in start["values"]} == {"bsw": "BSW", "rulebook": "Rulebook"}
+    assert {v["id"]: v["name"] for v in start["values"]} == {"bsw": "BSW", "rulebook": "Rulebook (4 feet, 3 columns)"}
 
 
 async def test_an_unknown_kind_or_edition_is_a_404_problem(client):
