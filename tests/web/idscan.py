@@ -120,6 +120,13 @@ def findings(text: str, patterns: dict[str, re.Pattern[str]]) -> list[str]:
     return found
 
 
+def assert_no_ids(page, server: str, kind: str) -> None:
+    """The page as it is now (a game being played: its choices, their tooltips, the board's) shows
+    no id of `kind` and no dump."""
+    found = findings(page.evaluate(READ_PAGE), id_patterns(server, kind))
+    assert not found, found
+
+
 def scan_played_game(page, server: str, game: str, kind: str) -> None:
     """Open every page of the ended `game` in `page` (a browser holding a seat of it) and assert
     that none shows an id or a dump; the pages scanned must have drawn what they show first."""

@@ -5,7 +5,7 @@
 import { change, remember } from "./api.js";
 import { seatName } from "./board.js";
 import { h, problemText, swatch, who } from "./dom.js";
-import { anyName } from "./names.js";
+import { anyName, fieldName } from "./names.js";
 import { cardName } from "./pantheon-cards.js";
 
 const names = (seats) => seats.map(seatName).join(" and ");
@@ -75,7 +75,7 @@ const SKIPPED = new Set(["seat", "total", "scorings", "gods_by_epoch", "gods_by_
 export function breakdown(row, kind) {
   const parts = [];
   for (const [field, value] of Object.entries(row || {})) {
-    const label = LABELS[field] || field.replace(/_/g, " ");
+    const label = LABELS[field] || fieldName(kind, field);
     if (SKIPPED.has(field) || value === null || value === false || value === 0) continue;
     if (typeof value === "number") parts.push(`${label} ${value}`);
     else if (value === true) parts.push(label);

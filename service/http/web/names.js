@@ -40,6 +40,10 @@ export function anyName(kind, id) {
   return null;
 }
 
+// A field of a game's answer as a label: the glossary's name if the field is one of its ids (a
+// score's "pietalte" is the god Pietalte), else the field in words ("half gods").
+export const fieldName = (kind, field) => anyName(kind, field) || String(field).replace(/_/g, " ");
+
 // "Name: description" for `id` in `group`, for a tooltip ("" when the glossary lacks it).
 export function termTitle(kind, group, id) {
   const found = term(kind, group, id);
