@@ -4,7 +4,7 @@
 
 import { boardSvg, el, SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
 import { h, publicState, seatsTable } from "./dom.js";
-import { glossary, termName, termTitle } from "./names.js";
+import { describe, glossary, termName, termTitle } from "./names.js";
 
 const cardName = (card) => termName("pantheon", "cards", card);  // "Special money 3"
 const hexName = (key) => termName("pantheon", "hexes", key);  // "Roma, hex 3"
@@ -160,7 +160,7 @@ function hand(view, { choices, pick }) {
     const choice = byCard.get(card);
     return choice
       ? h("button", { type: "button", class: `card ${card}`, "data-choice": choice.key, onclick: () => pick(choice),
-        "aria-label": choice.label, title: choice.label }, `${cardName(card)} ×${n}`)
+        "aria-label": choice.label, title: describe("pantheon", choice) }, `${cardName(card)} ×${n}`)
       : h("span", { class: `card ${card}` }, `${cardName(card)} ×${n}`);
   });
   return h("section", { class: "hand", "aria-label": "Your hand" }, h("h2", {}, "Your hand"),
@@ -180,7 +180,7 @@ function display(view, { choices, pick }) {
     const name = card ? cardName(card) : "empty";
     return choice
       ? h("button", { type: "button", class: `card ${card}`, "data-choice": choice.key, onclick: () => pick(choice),
-        "aria-label": choice.label, title: choice.label }, name)
+        "aria-label": choice.label, title: describe("pantheon", choice) }, name)
       : h("span", { class: `card ${card}` }, name);
   });
   return h("section", { class: "display", "aria-label": "Open cards" }, h("h2", {}, "Open cards"), h("div", { class: "cards" }, cards));
