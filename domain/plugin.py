@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.contract import Contract
+from domain.glossary import Glossary
 from domain.kernel import Decider
 
 
@@ -30,6 +31,7 @@ class Game:
     render_board: Callable[[str], str]  # an edition's board as SVG
     editions: tuple[str, ...]  # the editions of its component data
     contract: Contract  # its types on the wire (HTTP), named after it
+    glossary: Callable[[str], Glossary]  # an edition's words for every id, and the rules in short
 
     @property
     def kind(self) -> str:

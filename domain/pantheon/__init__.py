@@ -18,6 +18,7 @@ from .components import EDITIONS
 from .contract import CONTRACT
 from .events import Event
 from .invariants import check_invariants
+from .names import pantheon_glossary
 from .narrate import narrate
 from .options import legal_options
 from .random_play import random_command, random_options
@@ -93,6 +94,7 @@ GAME = Game(
     render_board=render_board,
     editions=EDITIONS,
     contract=CONTRACT,
+    glossary=pantheon_glossary,
 )
 
 __all__ = ["GAME", "PANTHEON", "Command", "Event", "Options", "State"]

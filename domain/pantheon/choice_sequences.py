@@ -17,7 +17,7 @@ from typing import Any
 from domain.choices import Entry, Menu, branch, leaf
 
 from . import commands as cmd
-from .labels import hex_phrase, money_phrase, plural
+from .labels import hex_name_at, hex_phrase, money_phrase, plural
 from .rules import Planner, components_of, coords_of, count_gods, movement_steps, stonkus_money
 from .state import SeatState, State
 from .vocabulary import CARD_INDEX, MAX_LEVEL, MONEY_CARDS, MONEY_VALUE, MOVEMENT, SACRIFICES, Piece
@@ -118,7 +118,7 @@ def _done_label(m: _Moving) -> str:
     cards = plural(m.cards, "movement card")
     if not m.placed:
         return f"Done: place nothing ({cards})"
-    route = " → ".join(f"{p.piece}{' jumps to' if p.jump else ''} ({p.hex[0]}, {p.hex[1]})" for p in m.placed)
+    route = " → ".join(f"{p.piece}{' jumps to' if p.jump else ' on'} {hex_name_at(m.state, p.hex)}" for p in m.placed)
     return f"Done: {route} ({cards}, {m.spent} of {plural(m.steps, 'step')} used)"
 
 
@@ -284,15 +284,15 @@ def _bought(
 def _buy_done_label(b: _Buying) -> str:
     if not b.purchases:
         return "Done: buy nothing (the money is lost)"
-    return f"Done: {'; '.join(_purchase_words(p) for p in b.purchases)} ({b.spent} of {b.budget} money spent)"
+    return f"Done: {'; '.join(_purchase_words(b.state, p) for p in b.purchases)} ({b.spent} of {b.budget} money spent)"
 
 
-def _purchase_words(p: cmd.Purchase) -> str:
+def _purchase_words(state: State, p: cmd.Purchase) -> str:
     if isinstance(p, cmd.SacrificeTile):
         return f"{p.kind.capitalize()} tile level {p.level}"
     if isinstance(p, cmd.Reserve):
         return f"{plural(p.count, p.piece)} to your reserve"
-    return f"{p.piece} on ({p.hex[0]}, {p.hex[1]})"
+    return f"{p.piece} on {hex_name_at(state, p.hex)}"
 
 
 __all__ = ["buy_menu", "movement_menu", "placement_key", "spend_menu"]

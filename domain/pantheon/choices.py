@@ -27,6 +27,7 @@ from .choice_sequences import buy_menu, movement_menu, placement_key, spend_menu
 from .events import Task
 from .flow import bonus_column_sites
 from .labels import CARD_NAMES, cards_phrase, effect_phrase, god_phrase, hex_phrase, plural
+from .names import bonus_name
 from .rules import (
     board_of,
     components_of,
@@ -292,7 +293,7 @@ def _choose_bonus(state: State, seat: int, task: Task) -> Menu:
         [
             leaf(
                 tile,
-                f"Bonus tile {tile}: {effect_phrase(bonus[tile])}",
+                f"Bonus tile '{bonus_name(tile)}': {effect_phrase(bonus[tile])}",
                 cmd.ChooseBonus(seat=seat, tile=tile),
                 tile=tile,
             )

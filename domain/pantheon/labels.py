@@ -1,11 +1,15 @@
 """Plain English for the choice labels: cards, sacrifices, gods, loot and bonus tiles, hexes.
 
-The map has no hex names, so a hex is named by its axial coordinates and what is on it."""
+The map has no hex names, so a hex is named after the nation whose start hex is nearest and
+numbered row by row within it ("Roma, hex 3"), with what is on it."""
 
 from __future__ import annotations
 
+import functools
+
 from domain.words import and_list, player_name
 
+from .board import NATIONS, Board, hex_distance, load_board
 from .components import Effect, GodsTile
 from .rules import board_of, components_of
 from .state import State
@@ -59,13 +63,22 @@ def money_phrase(counts: dict[str, int]) -> str:
     return f"{sum(MONEY_VALUE[c] * n for c, n in counts.items())} money ({cards_phrase(counts)})"
 
 
+def god_name(tile: GodsTile) -> str:
+    """'Surparit (needs 3-2)': a gods tile as a person tells it from the other tiles of its god."""
+    return f"{tile.god.capitalize()} (needs {'-'.join(str(n) for n in tile.requires)})"
+
+
+def god_benefit(tile: GodsTile) -> str:
+    """What the tile's god gives: 'also take the top tile of the gods stack'."""
+    return GOD_BENEFITS[tile.god].format(money=tile.money)
+
+
 def god_phrase(state: State, tile_id: str) -> str:
-    """'Surparit (surparit-1, needs 3-2 sacrifices): also take the top tile of the gods stack'."""
+    """'Surparit (needs 3-2 sacrifices): also take the top tile of the gods stack'."""
     tile: GodsTile = components_of(state).gods[tile_id]
     need = "-".join(str(n) for n in tile.requires)
     extra = ", cards only" if tile.cards_only else ""
-    benefit = GOD_BENEFITS[tile.god].format(money=tile.money)
-    return f"{tile.god.capitalize()} ({tile.id}, needs {need} sacrifices{extra}): {benefit}"
+    return f"{tile.god.capitalize()} (needs {need} sacrifices{extra}): {god_benefit(tile)}"
 
 
 def effect_phrase(effect: Effect) -> str:
@@ -92,8 +105,38 @@ def effect_phrase(effect: Effect) -> str:
     }[kind]
 
 
+@functools.cache
+def hex_names(edition: str) -> tuple[str, ...]:
+    """Every hex's name by index: 'Roma, hex 3' (its nearest start hex's nation, the first in
+    NATIONS on a tie; numbered by row, then column, within that nation)."""
+    return name_hexes(load_board(edition))
+
+
+def name_hexes(board: Board) -> tuple[str, ...]:
+    """The names of a board's hexes (as hex_names; 'Hex 7' on a board without start hexes)."""
+    starts = [(nation, board.hexes[board.start_hex[nation]]) for nation in NATIONS if nation in board.start_hex]
+    if not starts:
+        return tuple(f"Hex {h.index + 1}" for h in board.hexes)
+    region = [min(starts, key=lambda s: hex_distance(h, s[1]))[0] for h in board.hexes]
+    numbered: dict[int, str] = {}
+    for nation in NATIONS:
+        ours = sorted((h for h in board.hexes if region[h.index] == nation), key=lambda h: (h.r, h.q))
+        numbered |= {h.index: f"{nation.capitalize()}, hex {n}" for n, h in enumerate(ours, 1)}
+    return tuple(numbered[h.index] for h in board.hexes)
+
+
+def hex_name(state: State, index: int) -> str:
+    """'Roma, hex 3'."""
+    return hex_names(state.options.edition)[index]
+
+
+def hex_name_at(state: State, hex: tuple[int, int]) -> str:
+    """The name of the hex at these coordinates: 'Roma, hex 3'."""
+    return hex_name(state, board_of(state).index_of[(hex[0], hex[1])])
+
+
 def hex_phrase(state: State, index: int, seat: int) -> str:
-    """'(17, 5), loot: draw 2 cards' — the coordinates and what a player should know of the hex."""
+    """'Roma, hex 3, loot: draw 2 cards' — the hex's name and what a player should know of it."""
     h = board_of(state).hexes[index]
     notes = []
     if h.column:
@@ -106,4 +149,4 @@ def hex_phrase(state: State, index: int, seat: int) -> str:
     others = sorted({code >> 1 for code in state.occupants.get(index, ()) if code >> 1 != seat})
     if others:
         notes.append("shared with " + and_list(player_name(o) for o in others))
-    return f"({h.q}, {h.r})" + "".join(f", {note}" for note in notes)
+    return hex_name(state, index) + "".join(f", {note}" for note in notes)

@@ -13,6 +13,7 @@ from . import events as ev
 from .commands import PlacePiece, Purchase, Reserve, SacrificeTile
 from .components import Components, load_components
 from .labels import CARD_NAMES, cards_phrase, effect_phrase
+from .names import bonus_name
 from .redeal import Redealt
 from .vocabulary import god_of
 
@@ -51,7 +52,7 @@ def _text(comps: Components, e: ev.Event, viewer: int | None) -> str:  # noqa: C
         case ev.HandsReshuffled():
             return _hands_reshuffled(e, viewer)
         case ev.BonusTilesDealt(tiles=tiles):
-            return "bonus tiles on offer: " + and_list(effect_phrase(comps.bonus[t]) for t in tiles)
+            return "bonus tiles on offer: " + and_list(f"'{bonus_name(t)}'" for t in tiles)
         case ev.NationRevealed(epoch=epoch, nation=nation):
             return f"epoch {epoch}: the nation is {nation.capitalize()}"
         case ev.GodsStackRebuilt(count=n):
@@ -70,11 +71,11 @@ def _text(comps: Components, e: ev.Event, viewer: int | None) -> str:  # noqa: C
             got = "column" if give == "foot" else "foot"
             return f"{player(seat, viewer)} exchanged {_pieces(give, n)} for {_pieces(got, n)}"
         case ev.SacrificeImproved(seat=seat, kind=kind, level=level):
-            return f"{player(seat, viewer)} raised {own(seat, viewer)} {kind} sacrifice to level {level}"
+            return f"{player(seat, viewer)} raised {own(seat, viewer)} {kind.capitalize()} sacrifice to level {level}"
         case ev.TemplePlaced():
             return "a temple was built in the nation's starting hex"
         case ev.BonusTileChosen(seat=seat, tile=tile):
-            return f"{player(seat, viewer)} chose the bonus tile '{effect_phrase(comps.bonus[tile])}'"
+            return f"{player(seat, viewer)} chose the bonus tile '{bonus_name(tile)}'"
         case ev.Moved():
             return _moved(comps, e, viewer)
         case ev.FollowUpDeclined(seat=seat):
@@ -97,7 +98,7 @@ def _text(comps: Components, e: ev.Event, viewer: int | None) -> str:  # noqa: C
         case ev.LootActivated(seat=seat, tile=tile):
             return f"{player(seat, viewer)} used a loot tile: {effect_phrase(comps.loot[tile])}"
         case ev.BonusActivated(seat=seat, tile=tile):
-            return f"{player(seat, viewer)} used {own(seat, viewer)} bonus tile: {effect_phrase(comps.bonus[tile])}"
+            return f"{player(seat, viewer)} used {own(seat, viewer)} bonus tile '{bonus_name(tile)}': {effect_phrase(comps.bonus[tile])}"
         case ev.ColumnPlaced(seat=seat):
             return f"{player(seat, viewer)} placed a column from the general reserve on a column site"
         case ev.TraiteraSpent(seat=seat):
@@ -164,7 +165,7 @@ def _moved(comps: Components, e: ev.Moved, viewer: int | None) -> str:
 def _purchase(p: Purchase) -> str:
     match p:
         case SacrificeTile(kind=kind, level=level):
-            return f"a level {level} {kind} sacrifice tile"
+            return f"a level {level} {kind.capitalize()} sacrifice tile"
         case Reserve(piece=piece, count=n):
             return f"{_pieces(piece, n)} for the reserve"
         case PlacePiece(piece=piece):

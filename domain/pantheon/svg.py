@@ -6,6 +6,7 @@ import math
 from xml.sax.saxutils import escape
 
 from domain.pantheon.board import NATIONS, Board, Hex
+from domain.pantheon.labels import name_hexes
 
 Pieces = dict[int, list[tuple[int, str]]]  # hex -> [(seat, "foot" or "column")]
 
@@ -69,8 +70,8 @@ def _highlight(board: Board, active: str | None) -> list[str]:
     ]
 
 
-def _hex_cell(h: Hex) -> str:
-    """One hex: terrain or nation tint, start label or loot mark, column-site symbol."""
+def _hex_cell(h: Hex, name: str) -> str:
+    """One hex (its name as its tooltip): terrain or nation tint, start label or loot mark, column-site symbol."""
     x, y = _center(h)
     nation = h.start or h.loot
     fill, opacity, out = (WATER if h.water else LAND), 1.0, []
@@ -80,7 +81,8 @@ def _hex_cell(h: Hex) -> str:
     # data-q/data-r: the coordinates views and choices name a hex by, so a client finds it
     out.append(
         f'<polygon class="hex" data-index="{h.index}" data-q="{h.q}" data-r="{h.r}" '
-        f'points="{_corners(x, y)}" fill="{fill}" fill-opacity="{opacity}" stroke="{EDGE}" stroke-width="0.8"/>'
+        f'points="{_corners(x, y)}" fill="{fill}" fill-opacity="{opacity}" stroke="{EDGE}" stroke-width="0.8">'
+        f"<title>{name}</title></polygon>"
     )
     if h.start is not None:
         out.append(_text(x, y + 6, h.start.capitalize(), 10, "start-label", "#fff"))
@@ -161,7 +163,8 @@ def render_svg(
     dx, dy = MARGIN + SIZE - min(xs), MARGIN + SIZE - min(ys)
     width = max(xs) - min(xs) + 2 * (SIZE + MARGIN) + LEGEND_W
     height = max(max(ys) - min(ys) + 2 * (SIZE + MARGIN), MARGIN * 2 + 300)
-    body = [_hex_cell(h) for h in board.hexes] + _highlight(board, active)
+    names = name_hexes(board)
+    body = [_hex_cell(h, names[h.index]) for h in board.hexes] + _highlight(board, active)
     body += _overlays(board, pieces, temple, loot)
     legend = _legend(width - LEGEND_W, active)
     return (

@@ -21,6 +21,7 @@ from .contract import CONTRACT
 from .events import Event
 from .fork import FORKS, AnyCommand, AnyEvent
 from .invariants import check_invariants
+from .names import cards_glossary
 from .narrate import narrate
 from .options import legal_options
 from .random_play import random_command, random_options
@@ -95,6 +96,7 @@ GAME = Game(
     render_board=render_board,
     editions=EDITIONS,
     contract=CONTRACT,
+    glossary=cards_glossary,
 )
 
 __all__ = ["GAME", "PANTHEON_CARDS", "Command", "Event", "Options", "PantheonCardsOptions", "State"]

@@ -11,6 +11,7 @@ from xml.sax.saxutils import escape
 from domain.words import player_name
 
 from .components import load_components
+from .names import cards_glossary
 
 PAPER, INK, CARD = "#f4ecd8", "#3a2f25", "#e6d6b0"
 WIDTH, SEAT_H, MARGIN = 900.0, 150.0, 20.0
@@ -30,6 +31,7 @@ def _box(x: float, y: float, w: float, h: float, cls: str, fill: str = CARD) -> 
 def render_board(edition: str = "house-1", seats: int = 6) -> str:
     """The table for up to `seats` players (the edition's maximum by default)."""
     comps = load_components(edition)
+    edition_name = cards_glossary(edition).value_name("edition", edition)
     counts = Counter(c.type for c in comps.cards.values())
     seats = min(seats, comps.constants["players_max"])
     height = MARGIN * 2 + 120 + seats * (SEAT_H + 10)
@@ -37,7 +39,7 @@ def render_board(edition: str = "house-1", seats: int = 6) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH:.0f} {height:.0f}" '
         f'width="{WIDTH:.0f}" height="{height:.0f}" class="pantheon-cards-table">',
         f'<rect width="100%" height="100%" fill="{PAPER}"/>',
-        _text(WIDTH / 2, MARGIN + 8, f"Pantheon, the card game ({edition}): {len(comps.cards)} cards", 16, "bold"),
+        _text(WIDTH / 2, MARGIN + 8, f"Pantheon, the card game ({edition_name}): {len(comps.cards)} cards", 16, "bold"),
     ]
     piles = [
         ("deck", "Draw deck", f"{counts['god']} gods, {counts['temple']} temples"),

@@ -19,6 +19,7 @@ from .contract import CONTRACT
 from .events import Event
 from .fork import FORKS, AnyCommand, AnyEvent
 from .invariants import check_invariants
+from .names import pergamon_glossary
 from .narrate import narrate
 from .options import legal_options
 from .random_play import random_command, random_options
@@ -93,6 +94,7 @@ GAME = Game(
     render_board=render_board,
     editions=EDITIONS,
     contract=CONTRACT,
+    glossary=pergamon_glossary,
 )
 
 __all__ = ["GAME", "PERGAMON", "Command", "Event", "Options", "PergamonOptions", "State"]

@@ -9,6 +9,7 @@ from xml.sax.saxutils import escape
 
 from .components import Components, load_components
 from .labels import plural, roman
+from .names import pergamon_glossary
 
 CELL, GAP, MARGIN = 46.0, 6.0, 20.0
 PAPER, INK, STONE, GOLD = "#f4ecd8", "#3a2f25", "#d8c8a8", "#c9a227"
@@ -91,6 +92,6 @@ def render_board(edition: str = "house-1") -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
         f'width="{width:.0f}" height="{height:.0f}" font-family="Georgia, serif">'
-        f"<title>Pergamon board, edition {escape(edition)}</title>"
+        f"<title>Pergamon board, {escape(pergamon_glossary(edition).value_name('edition', edition))}</title>"
         f'<rect width="100%" height="100%" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )

@@ -49,6 +49,7 @@ from .created import document
 from .docs import swagger_assets
 from .games import GamesController
 from .headers import secure
+from .kinds import KindsController
 from .metrics import Metrics
 from .models import Health
 from .openapi import (
@@ -255,6 +256,7 @@ def create_app(settings: Settings) -> Litestar:
             SeatsController,
             PlayController,
             RematchController,
+            KindsController,
             AuditController,
             OperationsController,
             swagger_assets(),

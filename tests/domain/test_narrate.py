@@ -37,11 +37,15 @@ def data_ids(kind: str) -> frozenset[str]:
         elif isinstance(value, str) and re.fullmatch(r"[a-z0-9]+([_.:-][a-z0-9]+)+", value):
             found.add(value)
 
-    package = resources.files("domain") / kind / "data"
-    for edition in package.iterdir():
-        for path in edition.iterdir():
-            if path.name.endswith(".json"):
-                walk(json.loads(path.read_text()))
+    def json_files(folder):  # the editions' data and the game's names.json
+        for child in folder.iterdir():
+            if child.is_dir():
+                yield from json_files(child)
+            elif child.name.endswith(".json"):
+                yield child
+
+    for path in json_files(resources.files("domain") / kind / "data"):
+        walk(json.loads(path.read_text()))
     return frozenset(found)
 
 

@@ -126,13 +126,14 @@ def screenshot(page, name: str) -> None:
 
 def new_game(page, kind: str | None = None, **options: str) -> str:
     """The new-game form with its defaults (you and one AI), or of the game `kind` with these
-    options (labels as the form shows them): the game's id, from the address."""
+    options (by field name, each value as the request sends it or as the form shows it): the
+    game's id, from the address."""
     page.goto("/")
     page.get_by_role("button", name="New game").click()
     if kind:
         page.get_by_label("Game", exact=True).select_option(kind)
     for name, value in options.items():
-        page.get_by_label(name.replace("_", " ")).select_option(value)
+        page.locator(f"select[name='option:{name}']").select_option(value)
     page.get_by_role("button", name="Start").click()
     page.wait_for_function("location.hash.startsWith('#/game/')")
     page.wait_for_selector("svg.board")

@@ -64,6 +64,7 @@ def test_the_end_screen_ranks_the_seats_with_their_breakdown_and_rematch_opens_t
 
 TIES = """async () => {
   const { breakdown, ranking, tieBreaks } = await import("./endscreen.js");
+  await (await import("./glossary.js")).glossary("pantheon_cards");
   const cases = {
     pantheon: { winners: [1], scores: [26, 26], half_gods: [2, 3] },
     pantheon_shared: { winners: [0, 1], scores: [26, 26, 20], half_gods: [2, 2, 5] },
@@ -77,7 +78,7 @@ TIES = """async () => {
     out[name] = { places: ranking(kind, outcome).map((r) => [r.seat, r.place]), words: tieBreaks(kind, outcome) };
   }
   out.breakdown = breakdown({ seat: 0, total: 9, gods: ["god.zeus", "god.hera"], pantheons: ["greek"], doubled: true,
-    half_gods: 0, markers: { I: 2, II: 3 } });
+    half_gods: 0, markers: { I: 2, II: 3 } }, "pantheon_cards");
   return out;
 }"""
 
@@ -105,7 +106,7 @@ def test_ties_are_ranked_and_broken_in_words_as_each_games_rules_say(watched):
         "The seats tied for the most points fought the Battle of Pantheons, and Player C won it (the scores are "
         "as the battle left them)."
     ]
-    assert got["breakdown"] == "gods: Zeus, Hera · pantheons: greek · doubled: every god of one pantheon · markers 5"
+    assert got["breakdown"] == "gods: Zeus, Hera · pantheons: Greek · doubled: every god of one pantheon · markers 5"
     assert got["pantheon_cards_draw"]["places"] == [[0, 1], [1, 1]]
     assert got["pantheon_cards_draw"]["words"] == [
         "Player A and Player B tied on 14 points; the Battle of Pantheons ended in a draw (no tied seat had a "

@@ -18,6 +18,7 @@ from domain.pantheon_cards.components import load_components
 from domain.pantheon_cards.views import public_view, seat_view
 from tests.domain.pantheon_cards.scenario import A, B, Tw, W, col, given, run
 from tests.web.conftest import DUMP, new_game, play_by_clicks, screenshot
+from tests.web.idscan import assert_no_ids, scan_played_game
 
 CARDS = load_components("house-1").cards
 IDS = re.compile(r"\b(?:god|temple|worshiper|civ)\.[a-z0-9_]+|\b\d:\d+\b")  # a card's or a column's id
@@ -79,6 +80,7 @@ def test_a_whole_three_player_card_game_against_two_ais_is_played_by_clicks_to_t
     ).json()["view"]
     assert_the_page_shows(page, view)
     screenshot(page, "pantheon-cards-game")
+    assert_no_ids(page, server, "pantheon_cards")  # the choices, their tooltips and the panels in words
     play_by_clicks(page, random.Random(251), timeout_s=150)
     events = httpx.get(f"{server}/games/{game}/events", params={"after": 0}).json()
     events = events if isinstance(events, list) else events["events"]
@@ -96,6 +98,7 @@ def test_a_whole_three_player_card_game_against_two_ais_is_played_by_clicks_to_t
     ).json()["view"]
     page.wait_for_function(f"document.body.dataset.version === '{final['version']}'")
     assert_the_page_shows(page, last)
+    scan_played_game(page, server, game, "pantheon_cards")  # no id nor dump on any page of the game
 
 
 @pytest.fixture(scope="module")

@@ -11,12 +11,13 @@ import httpx
 import pytest
 
 from tests.web.conftest import DUMP, new_game, play_by_clicks, screenshot
+from tests.web.idscan import assert_no_ids, scan_played_game
 
 
 @pytest.mark.long
 def test_a_whole_pergamon_game_against_the_ai_is_played_by_clicks_to_the_end(watched, server):
     page = watched().page()
-    game = new_game(page, "pergamon", vp_visibility="secret", variant_sorting="yes")
+    game = new_game(page, "pergamon", vp_visibility="secret", variant_sorting="true")
     detail = httpx.get(f"{server}/games/{game}").json()
     assert detail["kind"] == "pergamon" and detail["options"]["vp_visibility"] == "secret"
     assert detail["options"]["variant_sorting"] is True  # the finds are arranged by a player
@@ -34,6 +35,7 @@ def test_a_whole_pergamon_game_against_the_ai_is_played_by_clicks_to_the_end(wat
     assert page.locator("table.seats tr[data-seat='1'] td.score").inner_text() == "secret"
     assert page.locator("table.seats tr[data-seat='0'] td.score").inner_text().isdigit()
     screenshot(page, "pergamon-game")
+    assert_no_ids(page, server, "pergamon")  # the choices, their tooltips and the panels in words
     play_by_clicks(page, random.Random(171), timeout_s=170)
     sent = page.evaluate("window.__pantheonSent")
     events = httpx.get(f"{server}/games/{game}/events", params={"after": 0}).json()
@@ -48,6 +50,7 @@ def test_a_whole_pergamon_game_against_the_ai_is_played_by_clicks_to_the_end(wat
     assert shown == final["outcome"]["scores"]
     for seat, score in enumerate(final["outcome"]["scores"]):
         assert outcome.locator(f"li[data-seat='{seat}'] strong").inner_text() == str(score)
+    scan_played_game(page, server, game, "pergamon")  # no id nor dump on any page of the game
 
 
 @pytest.fixture(scope="module")

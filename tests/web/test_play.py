@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from tests.web.conftest import new_game, play_by_clicks, screenshot
+from tests.web.idscan import assert_no_ids, scan_played_game
 
 
 @pytest.mark.alone
@@ -19,6 +20,7 @@ def test_a_whole_game_against_the_ai_is_played_by_clicks_to_the_end_and_shows_th
     play_by_clicks(page, random.Random(16), commands=12)
     page.wait_for_selector("[data-choice]")
     screenshot(page, "game")
+    assert_no_ids(page, server, "pantheon")  # the choices, their tooltips and the panels in words
     play_by_clicks(page, random.Random(17))
     outcome = page.get_by_test_id("outcome")
     final = httpx.get(f"{server}/games/{game}").json()
@@ -27,6 +29,7 @@ def test_a_whole_game_against_the_ai_is_played_by_clicks_to_the_end_and_shows_th
     assert shown == final["outcome"]["scores"]
     for seat, score in enumerate(final["outcome"]["scores"]):
         assert outcome.locator(f"li[data-seat='{seat}'] strong").inner_text() == str(score)
+    scan_played_game(page, server, game, "pantheon")  # no id nor dump on any page of the game
 
 
 def _version(page) -> int:

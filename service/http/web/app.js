@@ -4,6 +4,7 @@
 import { auditPage } from "./audit.js";
 import { h, problemText } from "./dom.js";
 import { GamePage } from "./game.js";
+import { rulesPage } from "./glossary.js";
 import { joinPage, lobbyPage, newGamePage } from "./lobby.js";
 import { useNames } from "./names.js";
 import { ReplayPage } from "./replay.js";
@@ -30,6 +31,7 @@ async function route() {
       return await page.start();
     }
     if (parts[0] === "audit" && parts[1]) return await auditPage(root, parts[1]);
+    if (parts[0] === "rules" && parts[1]) return await rulesPage(root, parts[1]);
     return await lobbyPage(root, new URLSearchParams(query || ""));
   } catch (error) {
     root.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "message", role: "alert" }, problemText(error)));

@@ -3,7 +3,11 @@
 // panels beside it (your hand, the open cards, the public state, the players).
 
 import { boardSvg, el, SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
-import { cardName, h, publicState, seatsTable } from "./dom.js";
+import { h, publicState, seatsTable } from "./dom.js";
+import { describe, glossary, termName, termTitle } from "./glossary.js";
+
+const cardName = (card) => termName("pantheon", "cards", card);  // "Special money 3"
+const hexName = (key) => termName("pantheon", "hexes", key);  // "Roma, hex 3"
 
 export const TITLE = "Pantheon";
 
@@ -19,7 +23,7 @@ export class Board {
 
   async load(kind, edition) {
     if (this.svg && this.edition === `${kind}/${edition}`) return;
-    const svg = await boardSvg(kind, edition);
+    const [svg] = await Promise.all([boardSvg(kind, edition), glossary(kind)]);
     this.centres.clear();
     for (const hex of svg.querySelectorAll("polygon.hex")) {
       const pts = hex.getAttribute("points").trim().split(/\s+/).map((p) => p.split(",").map(Number));
@@ -67,7 +71,7 @@ export class Board {
     if (!c) return;
     const x = c.x + (k - (n - 1) / 2) * 15, y = c.y + 4;
     const g = el("g", { class: `piece ${piece.piece} seat-${piece.seat}${fresh ? " fresh" : ""}` });
-    g.appendChild(el("title", {}, `${seatName(piece.seat)}: ${piece.piece} on hex ${key}`));
+    g.appendChild(el("title", {}, `${seatName(piece.seat)}: ${piece.piece} on ${hexName(key)}`));
     const fill = SEAT_COLORS[piece.seat] || "#888";
     if (piece.piece === "column") g.appendChild(el("rect", { x: x - 7, y: y - 11, width: 14, height: 20, rx: 2, fill, stroke: "#111" }));
     else g.appendChild(el("circle", { cx: x, cy: y, r: 8, fill, stroke: "#111", "stroke-width": 1.2 }));
@@ -80,7 +84,7 @@ export class Board {
     const c = this.centres.get(item.hex.join(","));
     if (!c) return;
     const g = el("g", { class: "loot" });
-    g.appendChild(el("title", {}, `Loot: ${String(item.tile).replace(/_/g, " ")}`));
+    g.appendChild(el("title", {}, `Loot on ${hexName(item.hex.join(","))}: ${termTitle("pantheon", "loot_tiles", item.tile) || "a loot tile"}`));
     g.appendChild(el("rect", { x: c.x - 13, y: c.y - 20, width: 26, height: 9, rx: 2 }));
     layer.appendChild(g);
   }
@@ -89,7 +93,7 @@ export class Board {
     const c = this.centres.get(hex.join(","));
     if (!c) return;
     const g = el("g", { class: "temple" });
-    g.appendChild(el("title", {}, "The temple"));
+    g.appendChild(el("title", {}, `The temple, on ${hexName(hex.join(","))}`));
     g.appendChild(el("polygon", { points: `${c.x - 12},${c.y - 6} ${c.x},${c.y - 18} ${c.x + 12},${c.y - 6}` }));
     layer.appendChild(g);
   }
@@ -156,12 +160,13 @@ function hand(view, { choices, pick }) {
     const choice = byCard.get(card);
     return choice
       ? h("button", { type: "button", class: `card ${card}`, "data-choice": choice.key, onclick: () => pick(choice),
-        "aria-label": choice.label, title: choice.label }, `${cardName(card)} ×${n}`)
+        "aria-label": choice.label, title: describe("pantheon", choice) }, `${cardName(card)} ×${n}`)
       : h("span", { class: `card ${card}` }, `${cardName(card)} ×${n}`);
   });
   return h("section", { class: "hand", "aria-label": "Your hand" }, h("h2", {}, "Your hand"),
     h("div", { class: "cards" }, cards.length ? cards : "no cards"),
-    you.half_gods && you.half_gods.length ? h("p", {}, `Your half gods: ${you.half_gods.join(", ")}`) : null);
+    you.half_gods && you.half_gods.length
+      ? h("p", {}, `Your half gods: ${you.half_gods.length}, worth ${you.half_gods.join(" + ")} points`) : null);
 }
 
 // The open cards: one a choice names (drawing it) is a button.
@@ -175,7 +180,7 @@ function display(view, { choices, pick }) {
     const name = card ? cardName(card) : "empty";
     return choice
       ? h("button", { type: "button", class: `card ${card}`, "data-choice": choice.key, onclick: () => pick(choice),
-        "aria-label": choice.label, title: choice.label }, name)
+        "aria-label": choice.label, title: describe("pantheon", choice) }, name)
       : h("span", { class: `card ${card}` }, name);
   });
   return h("section", { class: "display", "aria-label": "Open cards" }, h("h2", {}, "Open cards"), h("div", { class: "cards" }, cards));

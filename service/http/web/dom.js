@@ -1,6 +1,7 @@
 // Small DOM helpers and the parts of a game view that the play and replay pages share.
 
 import { SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
+import { termName, termTitle } from "./glossary.js";
 import { named } from "./names.js";
 
 // h("button", {class: "x", onclick: f}, "text", child...): an element.
@@ -35,6 +36,9 @@ export function who(seat, detail, mine) {  // "Ann", "Ann (you)", "Player B (per
 }
 
 const list = (items) => (items && items.length ? items.map(words).join(", ") : "none");
+// Pantheon's ids in its words (its glossary): "Traitera (needs 4-1)", "Steps +1", "Roma"
+const named = (group, items) => (items && items.length ? items.map((i) => termName("pantheon", group, i)).join(", ") : "none");
+const tip = (group, items) => (items || []).map((i) => termTitle("pantheon", group, i)).filter(Boolean).join("\n") || null;
 const counts = (obj) => {
   const entries = Object.entries(obj || {}).filter(([, n]) => n);
   return entries.length ? entries.map(([k, n]) => `${cardName(k)} ×${n}`).join(", ") : "none";
@@ -47,8 +51,10 @@ export function seatsTable(view, detail, mine) {
     h("th", { scope: "row" }, swatch(s.seat), " ", who(s.seat, detail, mine), s.seat === awaited ? " ◀ to play" : ""),
     h("td", { class: "score", "data-score": s.score }, s.score),
     h("td", {}, s.hand_size), h("td", {}, `${s.feet} / ${s.columns}`),
-    h("td", {}, list(s.gods)), h("td", {}, s.half_gods), h("td", {}, counts(s.sacrifice)),
-    h("td", {}, [list(s.tiles), s.bonus ? ` · bonus: ${words(s.bonus)}${s.bonus_used ? " (used)" : ""}` : ""])));
+    h("td", { title: tip("gods_tiles", s.gods) }, named("gods_tiles", s.gods)), h("td", {}, s.half_gods),
+    h("td", {}, counts(s.sacrifice)),
+    h("td", { title: tip("bonus_tiles", s.bonus ? [s.bonus] : []) }, [named("loot_tiles", s.tiles),
+      s.bonus ? ` · bonus: ${termName("pantheon", "bonus_tiles", s.bonus)}${s.bonus_used ? " (used)" : ""}` : ""])));
   return h("table", { class: "seats" },
     h("caption", {}, "Players"),
     h("thead", {}, h("tr", {}, ["Player", "Score", "Cards", "Feet / columns", "Gods", "Half gods", "Sacrifices",
@@ -59,8 +65,9 @@ export function seatsTable(view, detail, mine) {
 // The public state around the board: epoch, nation, open cards, gods on offer, the temple.
 export function publicState(view) {
   return h("dl", { class: "public" },
-    h("dt", {}, "Epoch"), h("dd", {}, `${view.epoch ?? "–"}${view.nation ? ` · nation: ${cardName(view.nation)}` : ""}`),
-    h("dt", {}, "Gods on offer"), h("dd", {}, list(view.gods_board)),
+    h("dt", {}, "Epoch"), h("dd", { title: tip("nations", view.nation ? [view.nation] : []) },
+      `${view.epoch ?? "–"}${view.nation ? ` · nation: ${termName("pantheon", "nations", view.nation)}` : ""}`),
+    h("dt", {}, "Gods on offer"), h("dd", { title: tip("gods_tiles", view.gods_board) }, named("gods_tiles", view.gods_board)),
     h("dt", {}, "Half gods on offer"), h("dd", {}, list(view.half_god_display)),
     h("dt", {}, "Draw pile"), h("dd", {}, `${view.draw_pile ?? "–"} cards`),
     h("dt", {}, "Loot tiles on the map"), h("dd", {}, String((view.loot || []).length)));

@@ -5,6 +5,7 @@
 import { change, remember } from "./api.js";
 import { seatName } from "./board.js";
 import { h, problemText, swatch, who } from "./dom.js";
+import { anyName, fieldName } from "./glossary.js";
 import { cardName } from "./pantheon-cards.js";
 
 const names = (seats) => seats.map(seatName).join(" and ");
@@ -67,18 +68,19 @@ export function tieBreaks(kind, outcome) {
     .sort((a, b) => b[0] - a[0]).map(([score, seats]) => rule.words(outcome, seats, score))];
 }
 
-// A seat's score breakdown in words, from whatever the game's score view says of it.
-const named = (v) => (/^[a-z]+\.[a-z0-9_.]+$/.test(String(v)) ? cardName(v) : String(v));  // a card's id: its name
+// A seat's score breakdown in words, from whatever the game's score view says of it: an id the
+// game's glossary knows by its name, a card's id by its name.
+const named = (kind) => (v) => (typeof v === "string" && anyName(kind, v)) || (/^[a-z]+\.[a-z0-9_.]+$/.test(String(v)) ? cardName(v) : String(v));
 const LABELS = { doubled: "doubled: every god of one pantheon" };
 const SKIPPED = new Set(["seat", "total", "scorings", "gods_by_epoch", "gods_by_source"]);
-export function breakdown(row) {
+export function breakdown(row, kind) {
   const parts = [];
   for (const [field, value] of Object.entries(row || {})) {
-    const label = LABELS[field] || field.replace(/_/g, " ");
+    const label = LABELS[field] || fieldName(kind, field);
     if (SKIPPED.has(field) || value === null || value === false || value === 0) continue;
     if (typeof value === "number") parts.push(`${label} ${value}`);
     else if (value === true) parts.push(label);
-    else if (Array.isArray(value) && value.length && value.every((v) => typeof v !== "object")) parts.push(`${label}: ${value.map(named).join(", ")}`);
+    else if (Array.isArray(value) && value.length && value.every((v) => typeof v !== "object")) parts.push(`${label}: ${value.map(named(kind)).join(", ")}`);
     else if (value && typeof value === "object" && !Array.isArray(value)) {
       const sum = Object.values(value).reduce((a, b) => a + (Number(b) || 0), 0);
       if (sum) parts.push(`${label} ${sum}`);
@@ -100,7 +102,7 @@ export function endScreen({ detail, score, seat, game, held, admin, onError }) {
     places.map((r) => h("li", { "data-seat": r.seat, "data-place": r.place },
       h("span", { class: "place" }, `${r.place}${shared(r.place) ? "=" : ""}.`), " ", swatch(r.seat),
       ` ${who(r.seat, detail, seat)}: `, h("strong", {}, String(r.score)),
-      h("span", { class: "breakdown" }, breakdown(rows.find((row) => row.seat === r.seat))))));
+      h("span", { class: "breakdown" }, breakdown(rows.find((row) => row.seat === r.seat), detail.kind)))));
   const verdict = winners.length > 1 ? `${names(winners)} share the victory.` : winners.length ? `${seatName(winners[0])} wins.` : "";
   const out = [h("h2", {}, "The game has ended"), h("p", { class: "verdict" }, verdict),
     forfeited !== null ? h("p", {}, `${seatName(forfeited)}'s time ran out: the game ended, ${seatName(forfeited)} ranked last.`) : null, list,

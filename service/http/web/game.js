@@ -9,6 +9,7 @@ import { h, problemText, who } from "./dom.js";
 import { endScreen } from "./endscreen.js";
 import { forKind, kindTitle } from "./kinds.js";
 import { MoveLog } from "./movelog.js";
+import { describe, glossary, rulesLink } from "./glossary.js";
 import { named, useNames } from "./names.js";
 import { seatTools } from "./seats.js";
 import { zoomControls } from "./zoom.js";
@@ -51,12 +52,12 @@ export class GamePage {
       h("h1", {}, `Game ${this.game}`, h("small", {}, ` · ${kindTitle(this.detail.kind)} · ${role}`)),
       h("nav", { class: "game-links", "aria-label": "This game" },
         h("a", { href: `#/replay/${this.game}` }, "Replay"), " ",
-        h("a", { href: `#/audit/${this.game}` }, "Audit")),
+        h("a", { href: `#/audit/${this.game}` }, "Audit"), " ", rulesLink(this.detail.kind)),
       this.status, this.clocks.root, this.outcome, this.message,
       h("div", { class: "play" }, h("div", {}, zoomControls(this.boardHost), this.boardHost), h("div", { class: "panel" }, this.controls, this.side, this.log.root)),
       this.seatsHost);
     this.drawSeats();
-    if (edition) await this.board.load(this.detail.kind, edition);
+    await Promise.all([edition ? this.board.load(this.detail.kind, edition) : null, glossary(this.detail.kind)]);
     await this.refresh();
     await this.log.load(this.detail.version).catch(() => {});  // the log is an aid: the game plays without it
     follow(this.game, this.token, this.detail.version, (event, reset) => {
@@ -170,7 +171,8 @@ export class GamePage {
     }
     out.push(h("ul", { class: "choice-list", tabindex: "-1" }, options.choices.map((choice) => h("li", {},
       h("button", { type: "button", class: choice.command ? "final" : "step", disabled: !active,
-        "data-choice": active ? choice.key : null, onclick: () => this.pick(choice) }, named(choice.label))))));
+        "data-choice": active ? choice.key : null, title: describe(this.detail.kind, choice),
+        onclick: () => this.pick(choice) }, named(choice.label))))));
     return out;
   }
 

@@ -6,6 +6,7 @@ import { seatName } from "./board.js";
 import { clockChoice, clockOf } from "./clock.js";
 import { h, problemText } from "./dom.js";
 import { KINDS, kindTitle } from "./kinds.js";
+import { glossary, rulesLink } from "./glossary.js";
 import { nameInput, rememberName } from "./names.js";
 
 const STATUSES = [["", "Not ended"], ["open", "Open seats"], ["playing", "In progress"], ["finished", "Finished"]];
@@ -136,9 +137,13 @@ const range = (low, high) => Array.from({ length: Math.max(1, high - low + 1) },
 const FALLBACK = { kind: "pantheon", players: [2, 3, 4], options: {} };  // the API document could not be read
 
 // The fields of a kind's options that offer a choice: enums, constants, yes/no, and a seat or a
-// constant (Pergamon's first player: a seat or "random").
-function optionFields(options, players) {
+// constant (Pergamon's first player: a seat or "random"); named, with tooltips, in the game's words
+// (its glossary: `words`, null if it could not be read).
+function optionFields(options, players, words) {
+  const said = new Map(((words || {}).options || []).map((o) => [o.option, o]));
   return Object.entries(options).map(([name, s]) => {
+    const option = said.get(name);
+    const value = (v) => ((option && option.values.find((w) => w.id === String(v))) || null);
     const alts = s.oneOf || [];
     const seatOr = alts.some((a) => a.type === "integer") && alts.some((a) => a.const !== undefined);
     let values, type = "string";
@@ -149,13 +154,16 @@ function optionFields(options, players) {
         ...Array.from({ length: players }, (_, i) => [i, seatName(i)])];
       type = "seat";
     } else return null;
-    return h("p", {}, h("label", {}, `${name.replace(/_/g, " ")} `, h("select", { name: `option:${name}`, "data-type": type },
-      values.map(([v, text]) => h("option", { value: String(v), selected: v === s.default }, text)))));
+    return h("p", {}, h("label", { title: option ? option.description : null },
+      `${option ? option.name : name.replace(/_/g, " ")} `, h("select", { name: `option:${name}`, "data-type": type },
+        values.map(([v, text]) => h("option", { value: String(v), selected: v === s.default,
+          title: value(v) ? value(v).description : null }, value(v) ? value(v).name : text)))));
   }).filter(Boolean);
 }
 
 export async function newGamePage(root) {
   const { kinds, levels } = await gameSchema();
+  const words = new Map(await Promise.all(kinds.map(async (k) => [k.kind, await glossary(k.kind)])));
   const message = h("p", { class: "message", role: "alert" });
   const seats = h("fieldset", { class: "seat-specs" }, h("legend", {}, "Players"));
   const players = h("select", { name: "players", id: "players", onchange: () => { drawSeats(); drawOptions(); } });
@@ -168,6 +176,7 @@ export async function newGamePage(root) {
         h("option", { value: v, selected: v === (old[i] || (i === 0 ? "me" : `ai:${levels[0]}`)) }, t)))))));
   }
   const options = h("fieldset", { class: "game-options" });
+  const rules = h("span", { class: "rules" });
   const game = h("select", { name: "kind", id: "kind", onchange: () => { drawPlayers(); drawSeats(); drawOptions(); } },
     kinds.map((k, i) => h("option", { value: k.kind, selected: i === 0 }, kindTitle(k.kind))));
   const chosenKind = () => kinds.find((k) => k.kind === game.value) || kinds[0];
@@ -181,16 +190,17 @@ export async function newGamePage(root) {
   drawSeats();
   function drawOptions() {
     const old = Object.fromEntries([...options.querySelectorAll("select")].map((s) => [s.name, s.value]));
-    const fields = optionFields(chosenKind().options, Number(players.value));
+    const fields = optionFields(chosenKind().options, Number(players.value), words.get(chosenKind().kind));
     for (const select of fields.map((f) => f.querySelector("select"))) {  // what was chosen stays chosen
       if (select.name in old && [...select.options].some((o) => o.value === old[select.name])) select.value = old[select.name];
     }
     options.hidden = !fields.length;
     options.replaceChildren(h("legend", {}, "Game options"), ...fields);
+    rules.replaceChildren(rulesLink(chosenKind().kind));
   }
   drawOptions();
   const form = h("form", { class: "new-game", onsubmit: (event) => { event.preventDefault(); create(form, message, game.value); } },
-    h("p", {}, h("label", { for: "kind" }, "Game "), game),
+    h("p", {}, h("label", { for: "kind" }, "Game "), game, " ", rules),
     h("p", {}, h("label", { for: "players" }, "Number of players "), players), seats, options, clockChoice(),
     h("p", {}, h("label", { for: "new-name" }, "Your name (optional) "), nameInput({ id: "new-name" })),
     h("button", { type: "submit" }, "Start"));

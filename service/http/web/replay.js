@@ -5,6 +5,7 @@ import { allEvents, change, get, mySeat, remember } from "./api.js";
 import { SEAT_COLORS, SEAT_LETTERS, seatName } from "./board.js";
 import { eventLine, h, problemText } from "./dom.js";
 import { forKind } from "./kinds.js";
+import { fieldName, glossary } from "./glossary.js";
 import { useNames } from "./names.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -54,7 +55,7 @@ export class ReplayPage {
       this.eventText, this.message, this.forkArea,
       h("div", { class: "play" }, this.boardHost, h("div", { class: "panel" }, this.chart, this.side)));
     const edition = (detail.options || {}).edition;
-    if (edition) await this.board.load(detail.kind, edition);
+    await Promise.all([edition ? this.board.load(detail.kind, edition) : null, glossary(detail.kind)]);
     await this.go(this.at);
   }
 
@@ -73,7 +74,7 @@ export class ReplayPage {
       if (seq !== this.seq) return;
       this.board.draw(view.view, [], [], false, mySeat(this.game)[0]);  // the seat held here is "you"
       this.side.replaceChildren(...this.kind.replayPanels(view.view, this.detail, mySeat(this.game)[0]));
-      this.chart.replaceChildren(scoreChart(this.score, at));
+      this.chart.replaceChildren(scoreChart(this.score, at, this.detail.kind));
       document.body.dataset.version = String(view.version);
     } catch (error) { this.message.textContent = problemText(error); }
   }
@@ -122,7 +123,7 @@ export class ReplayPage {
 }
 
 // One line per seat over the versions; the sources of each seat's final score on hover.
-export function scoreChart(score, at) {
+export function scoreChart(score, at, kind) {
   const timeline = (score && score.timeline) || [];
   const seats = (score && score.seats) || [];
   const W = 320, H = 160, P = 24;
@@ -153,7 +154,7 @@ export function scoreChart(score, at) {
     // each game names its sources: a number, or points by round or type (summed here)
     const amount = (v) => (typeof v === "number" ? v : v && typeof v === "object" ? Object.values(v).reduce((a, b) => a + (Number(b) || 0), 0) : null);
     const sources = Object.entries(s).filter(([k, v]) => amount(v) !== null && !["seat", "total", "carried_over"].includes(k))
-      .map(([k, v]) => `${k.replace(/_/g, " ")} ${amount(v)}`).join(", ");
+      .map(([k, v]) => `${fieldName(kind, k)} ${amount(v)}`).join(", ");
     const title = document.createElementNS(NS, "title");
     title.textContent = s.total === null || s.total === undefined ? `${seatName(seat)}: secret` : `${seatName(seat)}: ${s.total} (${sources})`;
     line.appendChild(title);

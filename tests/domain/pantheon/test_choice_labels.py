@@ -62,10 +62,10 @@ def test_each_placement_names_its_hex_its_cost_and_what_lies_there():
     state = given(persia(hands={0: ["movement"]}), pieces(1, ("foot", (16, 5))))
     first = choices(state, 0, ("move", "cards:1"))
     shared = choice(first, "foot@16,5")
-    assert shared.label == "Foot on (16, 5), shared with Player B: 2 steps"
+    assert shared.label == "Foot on Persia, hex 20, shared with Player B: 2 steps"
     assert shared.refers == {"piece": "foot", "hex": [16, 5], "cost": 2, "jump": False} and shared.more
     second = choices(state, 0, ("move", "cards:1", "foot@17,4"))
-    assert choice(second, "foot@17,5").label == "Foot on (17, 5), loot: draw 2 cards: 1 step"
+    assert choice(second, "foot@17,5").label == "Foot on Persia, hex 21, loot: draw 2 cards: 1 step"
     assert "foot@17,4" not in keys(second)
 
 
@@ -75,7 +75,10 @@ def test_a_movement_is_built_placement_by_placement_and_ends_with_done():
     assert keys(last) == ["done"]  # no step left
     done = last.choices[0]
     assert done.command == move(0, 1, foot(16, 5), foot(16, 6), column(16, 7))
-    assert done.label == "Done: foot (16, 5) → foot (16, 6) → column (16, 7) (1 movement card, 3 of 3 steps used)"
+    assert (
+        done.label
+        == "Done: foot on Persia, hex 20 → foot on Persia, hex 24 → column on Persia, hex 25 (1 movement card, 3 of 3 steps used)"
+    )
     assert done.refers == {"done": True, "placements": 3} and not done.more
     assert when(state, done.command)  # decide accepts it
 
@@ -83,7 +86,7 @@ def test_a_movement_is_built_placement_by_placement_and_ends_with_done():
 def test_a_gaiviles_offers_a_jump_over_another_seats_piece():
     state = given(persia(), owns(0, "gaiviles-1"), pieces(1, ("foot", (16, 5))))
     jump = choice(choices(state, 0, ("move", "cards:0")), "jump@16,6")
-    assert jump.label == "Foot jumps to (16, 6): 1 step"
+    assert jump.label == "Foot jumps to Persia, hex 24: 1 step"
     assert jump.refers == {"piece": "foot", "hex": [16, 6], "cost": 1, "jump": True}
     done = choice(choices(state, 0, ("move", "cards:0", "jump@16,6")), "done")
     assert done.command == move(0, 0, foot(16, 6, jump=True))
@@ -103,7 +106,7 @@ def test_a_gods_tile_with_several_least_payments_asks_how_to_pay():
     gods = choices(state, 0, ("gain",))
     assert keys(gods) == ["surparit-1", "taksator-1"]
     assert choice(gods, "surparit-1").label == (
-        "Surparit (surparit-1, needs 3-2 sacrifices): also take the top tile of the gods stack; +1 point"
+        "Surparit (needs 3-2 sacrifices): also take the top tile of the gods stack; +1 point"
     )
     pay = choices(state, 0, ("gain", "surparit-1"))
     assert keys(pay) == ["2xpriest+3xdancer", "3xpriest+2xdancer"]
@@ -175,7 +178,7 @@ def test_cartago_offers_purchases_without_placing_and_a_pass():
 def test_the_bonus_draft_describes_each_tile():
     state = given(persia(), agenda(Task(kind="choose_bonus", seat=0)))
     assert choice(choices(state, 0, ()), "reserve_2_feet_1_column").label == (
-        "Bonus tile reserve_2_feet_1_column: take 2 feet and 1 column"
+        "Bonus tile '2 feet and 1 column': take 2 feet and 1 column"
     )
 
 
