@@ -37,7 +37,7 @@ export function who(seat, detail, mine) {  // "Ann", "Ann (you)", "Player B (per
 
 const list = (items) => (items && items.length ? items.map(words).join(", ") : "none");
 // Pantheon's ids in its words (its glossary): "Traitera (needs 4-1)", "Steps +1", "Roma"
-const named = (group, items) => (items && items.length ? items.map((i) => termName("pantheon", group, i)).join(", ") : "none");
+const termNames = (group, items) => (items && items.length ? items.map((i) => termName("pantheon", group, i)).join(", ") : "none");
 const tip = (group, items) => (items || []).map((i) => termTitle("pantheon", group, i)).filter(Boolean).join("\n") || null;
 const counts = (obj) => {
   const entries = Object.entries(obj || {}).filter(([, n]) => n);
@@ -51,9 +51,9 @@ export function seatsTable(view, detail, mine) {
     h("th", { scope: "row" }, swatch(s.seat), " ", who(s.seat, detail, mine), s.seat === awaited ? " ◀ to play" : ""),
     h("td", { class: "score", "data-score": s.score }, s.score),
     h("td", {}, s.hand_size), h("td", {}, `${s.feet} / ${s.columns}`),
-    h("td", { title: tip("gods_tiles", s.gods) }, named("gods_tiles", s.gods)), h("td", {}, s.half_gods),
+    h("td", { title: tip("gods_tiles", s.gods) }, termNames("gods_tiles", s.gods)), h("td", {}, s.half_gods),
     h("td", {}, counts(s.sacrifice)),
-    h("td", { title: tip("bonus_tiles", s.bonus ? [s.bonus] : []) }, [named("loot_tiles", s.tiles),
+    h("td", { title: tip("bonus_tiles", s.bonus ? [s.bonus] : []) }, [termNames("loot_tiles", s.tiles),
       s.bonus ? ` · bonus: ${termName("pantheon", "bonus_tiles", s.bonus)}${s.bonus_used ? " (used)" : ""}` : ""])));
   return h("table", { class: "seats" },
     h("caption", {}, "Players"),
@@ -67,7 +67,7 @@ export function publicState(view) {
   return h("dl", { class: "public" },
     h("dt", {}, "Epoch"), h("dd", { title: tip("nations", view.nation ? [view.nation] : []) },
       `${view.epoch ?? "–"}${view.nation ? ` · nation: ${termName("pantheon", "nations", view.nation)}` : ""}`),
-    h("dt", {}, "Gods on offer"), h("dd", { title: tip("gods_tiles", view.gods_board) }, named("gods_tiles", view.gods_board)),
+    h("dt", {}, "Gods on offer"), h("dd", { title: tip("gods_tiles", view.gods_board) }, termNames("gods_tiles", view.gods_board)),
     h("dt", {}, "Half gods on offer"), h("dd", {}, list(view.half_god_display)),
     h("dt", {}, "Draw pile"), h("dd", {}, `${view.draw_pile ?? "–"} cards`),
     h("dt", {}, "Loot tiles on the map"), h("dd", {}, String((view.loot || []).length)));

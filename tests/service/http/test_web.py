@@ -106,3 +106,23 @@ async def test_the_api_docs_page_runs_its_inline_script_by_a_nonce_made_for_each
         assert "'unsafe-inline'" not in page.headers["content-security-policy"]
         nonces.append(nonce)
     assert nonces[0] != nonces[1]
+
+
+def test_every_module_of_the_web_client_parses_as_an_es_module_and_preloads(tmp_path):
+    """Node's parser, no browser: a name imported and declared again in one module (a merge of two
+    changes) stops the whole page, so every module is checked as a module (`.mjs`), and every one is
+    preloaded by index.html."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    web = Path(__file__).parents[3] / "service" / "http" / "web"
+    node = shutil.which("node")
+    assert node, "node is needed to parse the web client's modules (Debian's nodejs)"
+    index = (web / "index.html").read_text()
+    for module in sorted(web.glob("*.js")):
+        copy = tmp_path / (module.stem + ".mjs")
+        copy.write_text(module.read_text())
+        checked = subprocess.run([node, "--check", str(copy)], capture_output=True, text=True)
+        assert checked.returncode == 0, f"{module.name}: {checked.stderr}"
+        assert module.name == "app.js" or f'href="{module.name}"' in index, f"index.html does not preload {module.name}"
