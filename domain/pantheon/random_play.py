@@ -128,21 +128,30 @@ def _draw(state: State, seat: int, rnd: random.Random) -> cmd.DrawCard:
     return cmd.DrawCard(seat=seat, slot=rnd.choice(sources))
 
 
+# the action kinds to pick from, by whether the seat has money and whether it can pay for a god
+_ACTIONS = (
+    (("move", "draw"), ("move", "draw", "gain_god")),
+    (("move", "draw", "buy"), ("move", "draw", "buy", "gain_god")),
+)
+
+
 def _action(state: State, seat: int, rnd: random.Random) -> cmd.Command:
     me = state.seats[seat]
     gods = components_of(state).gods
     stonkus = stonkus_money(state, me)
     budget = money_of(me.hand) + stonkus
     supply = sacrifice_supply(me)
-    payable = [tile for tile in state.gods_board if can_pay(me, gods[tile], supply=supply)]
-    kind = rnd.choice(["move", "draw"] + (["buy"] if budget else []) + (["gain_god"] if payable else []))
+    payable = (tile for tile in state.gods_board if can_pay(me, gods[tile], supply=supply))
+    # whether any tile is payable decides the kinds; the list of them only matters for gain_god
+    kind = rnd.choice(_ACTIONS[bool(budget)][next(payable, None) is not None])
     if kind == "move":
         return _move(state, seat, rnd, True)
     if kind == "draw":
         return _draw(state, seat, rnd)
     if kind == "buy":
         return _buy(state, seat, buy_options(state, seat, money_cards(state, seat), stonkus, budget, False), rnd)
-    tile = rnd.choice(payable)
+    tiles = [tile for tile in state.gods_board if can_pay(me, gods[tile], supply=supply)]
+    tile = rnd.choice(tiles)
     return cmd.GainGod(seat=seat, tile=tile, sacrifice=rnd.choice(payment_options(me, gods[tile])))
 
 
