@@ -76,7 +76,9 @@ def _gods(data: dict[str, Any]) -> dict[str, GodsTile]:
         money = spec.get("money", [0] * len(spec["tiles"]))
         for n, (requires, value) in enumerate(zip(spec["tiles"], money, strict=True), start=1):
             needs = tuple(sorted(requires, reverse=True))
-            tile = GodsTile(f"{god}-{n}", god, spec["kind"], tuple(requires), value, spec.get("cards_only", False), needs)
+            tile = GodsTile(
+                f"{god}-{n}", god, spec["kind"], tuple(requires), value, spec.get("cards_only", False), needs
+            )
             tiles[tile.id] = tile
     return tiles
 

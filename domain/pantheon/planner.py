@@ -8,7 +8,7 @@ callbacks: the same rules, fewer Python calls (docs/engine.md, "Speed")."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Container
 
 from domain.kernel import DomainError
 
@@ -18,15 +18,16 @@ from .vocabulary import COLUMN, FOOT
 
 
 def chain_route(
-    route: set[int], start: int, neighbors: tuple[tuple[int, ...], ...], is_own_column: Callable[[int], bool]
+    route: set[int], start: int, neighbors: tuple[tuple[int, ...], ...], own_columns: Container[int]
 ) -> list[int]:
-    """Add `start` to the route, and every own column chained to it by adjacency; the hexes added."""
+    """Add `start` to the route, and every own column (a hex of `own_columns`) chained to it by
+    adjacency; the hexes added."""
     route.add(start)
     added = [start]
     todo = [start]
     while todo:
         for n in neighbors[todo.pop()]:
-            if n not in route and is_own_column(n):
+            if n not in route and n in own_columns:
                 route.add(n)
                 added.append(n)
                 todo.append(n)
@@ -44,7 +45,19 @@ class Planner:
     A seat never has two pieces on one hex, so a hex holds an own piece either in the state
     (its code seat * 2 + piece among the occupants) or in `added`, never both."""
 
-    __slots__ = ("state", "board", "seat", "route", "reserve", "added", "jumps", "loot", "_others", "_frontier")
+    __slots__ = (
+        "state",
+        "board",
+        "seat",
+        "route",
+        "reserve",
+        "added",
+        "columns",
+        "jumps",
+        "loot",
+        "_others",
+        "_frontier",
+    )
 
     def __init__(self, state: State, seat: int, *, jumps: int = 0) -> None:
         self.state = state
@@ -54,6 +67,7 @@ class Planner:
         self.route = set(me.route)
         self.reserve = [me.feet, me.columns]
         self.added: dict[int, int] = {}  # hex -> piece placed by this plan
+        self.columns = set(me.columns_on_board)  # the seat's columns, with those of this plan
         self.jumps = jumps
         self.loot: list[str] = []
         self._others: set[int] | None = None  # hexes holding another seat's piece, built on demand
@@ -64,7 +78,13 @@ class Planner:
         twin = object.__new__(Planner)
         twin.state, twin.board, twin.seat, twin.jumps = self.state, self.board, self.seat, self.jumps
         twin._others = self._others  # shared, never changed: other seats' pieces do not move here
-        twin.route, twin.reserve, twin.added, twin.loot = set(self.route), self.reserve[:], dict(self.added), self.loot[:]
+        twin.route, twin.reserve, twin.added, twin.loot = (
+            set(self.route),
+            self.reserve[:],
+            dict(self.added),
+            self.loot[:],
+        )
+        twin.columns = set(self.columns)
         twin._frontier = None if self._frontier is None else set(self._frontier)
         return twin
 
@@ -162,18 +182,14 @@ class Planner:
 
     def apply(self, piece: int, index: int, jump: bool = False) -> None:
         """Record a checked placement in the scratch copy."""
-        added, occupants = self.added, self.state.occupants
-        added[index] = piece
+        self.added[index] = piece
         self.reserve[piece] -= 1
         if jump:
             self.jumps -= 1
-        own_column = self.seat * 2 + COLUMN
-
-        def is_own_column(n: int) -> bool:
-            return added.get(n) == COLUMN or own_column in occupants.get(n, ())
-
+        if piece == COLUMN:
+            self.columns.add(index)
         neighbors = self.board.neighbors
-        joined = chain_route(self.route, index, neighbors, is_own_column)
+        joined = chain_route(self.route, index, neighbors, self.columns)
         if self._frontier is not None:
             for r in joined:
                 self._frontier.update(neighbors[r])

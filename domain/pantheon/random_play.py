@@ -24,7 +24,6 @@ from .rules import (
 )
 from .state import State
 from .vocabulary import (
-    CARD_INDEX,
     CARDS,
     EMPTY_SLOT,
     MONEY_VALUE,
@@ -58,7 +57,7 @@ def _placements(state: State, seat: int, budget: int, jumps: int, rnd: random.Ra
 
 def _move(state: State, seat: int, rnd: random.Random, big_foot: bool) -> cmd.Move:
     me = state.seats[seat]
-    cards = rnd.randint(0, me.hand[CARD_INDEX["movement"]])
+    cards = rnd.randrange(me.hand[MOVEMENT] + 1)  # randint(0, n) draws exactly this
     if not big_foot and movement_steps(me, cards, False) == 0:
         cards = 1
     steps = movement_steps(me, cards, big_foot)
@@ -111,7 +110,7 @@ def _buy_placements(
 
 
 def _buy(state: State, seat: int, options: PantheonBuyBlock, rnd: random.Random) -> cmd.Buy:
-    money = {card: rnd.randint(0, n) for card, n in options.money_cards.items()}
+    money = {card: rnd.randrange(n + 1) for card, n in options.money_cards.items()}  # as randint(0, n)
     money = {c: n for c, n in money.items() if n}
     budget = sum(MONEY_VALUE[c] * n for c, n in money.items()) + options.stonkus
     if budget == 0:

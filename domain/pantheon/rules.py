@@ -22,7 +22,6 @@ from .vocabulary import (
     SACRIFICE_INDEX,
     SACRIFICES,
     Sacrifice,
-    god_of,
 )
 
 
@@ -68,8 +67,11 @@ def movement_steps(seat: SeatState, cards: int, big_foot: bool) -> int:
 def stonkus_money(state: State, seat: SeatState) -> int:
     if not seat.gods:
         return 0
-    gods = components_of(state).gods
-    return sum(gods[tile].money for tile in seat.gods if god_of(tile) == "stonkus")
+    gods, money = components_of(state).gods, 0
+    for tile in seat.gods:
+        if tile.startswith("stonkus-"):  # tile ids are '<god>-<n>'
+            money += gods[tile].money
+    return money
 
 
 def cards_from(spec: dict[str, int], allowed: Iterable[str], what: str) -> list[int]:
@@ -247,5 +249,5 @@ def route_at_epoch_start(state: State, seat: int, temple: int) -> set[int]:
     """The temple hex plus the seat's columns chained to it."""
     route: set[int] = set()
     own = set(state.seats[seat].columns_on_board)
-    chain_route(route, temple, board_of(state).neighbors, own.__contains__)
+    chain_route(route, temple, board_of(state).neighbors, own)
     return route
