@@ -19,7 +19,8 @@ from .evolve_cards import (
     play,
 )
 from .facts import PLAY, TAKE, half_god_seen, new_pile, note_cards
-from .rules import board_of, chain_route, components_of, route_at_epoch_start
+from .planner import chain_route
+from .rules import board_of, components_of, route_at_epoch_start
 from .state import SeatState, State
 from .vocabulary import (
     CARD_INDEX,

@@ -18,8 +18,8 @@ from domain.contract import UNSET, Maybe
 from .commands import Place
 from .events import Task
 from .flow import bonus_column_sites
+from .planner import Planner
 from .rules import (
-    Planner,
     board_of,
     components_of,
     coords_of,

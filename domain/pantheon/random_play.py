@@ -10,8 +10,8 @@ from domain.contract import present
 from . import commands as cmd
 from .commands import Hex
 from .options import PantheonBuyBlock, PantheonReserveOffer, PantheonTileOffer, buy_options, legal_options, money_cards
+from .planner import Planner
 from .rules import (
-    Planner,
     can_pay,
     components_of,
     coords_of,
