@@ -120,7 +120,7 @@ def _validated(command: cmd.Command) -> cmd.Command:
 def _awaited_task(state: State, command: Any) -> Task:
     if state.finished or not state.agenda:
         raise DomainError("game_over", "The game is over; it takes no more commands.")
-    if not isinstance(command.seat, int) or not 0 <= command.seat < state.players:
+    if not isinstance(command.seat, int) or not 0 <= command.seat < len(state.seats):
         raise DomainError("unknown_seat", seats_words(state.players))
     task = state.agenda[0]
     if command.seat != task.seat:

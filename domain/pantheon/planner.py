@@ -8,6 +8,7 @@ callbacks: the same rules, fewer Python calls (docs/engine.md, "Speed")."""
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Container
 
 from domain.kernel import DomainError
@@ -32,6 +33,9 @@ def chain_route(
                 added.append(n)
                 todo.append(n)
     return added
+
+
+_by_hex = operator.itemgetter(1)  # a target's hex
 
 
 @functools.cache
@@ -189,7 +193,11 @@ class Planner:
         if piece == COLUMN:
             self.columns.add(index)
         neighbors = self.board.neighbors
-        joined = chain_route(self.route, index, neighbors, self.columns)
+        if piece == FOOT and not self.columns:  # no own column could be chained to it
+            self.route.add(index)
+            joined: list[int] = [index]
+        else:
+            joined = chain_route(self.route, index, neighbors, self.columns)
         if self._frontier is not None:
             for r in joined:
                 self._frontier.update(neighbors[r])
@@ -210,27 +218,30 @@ class Planner:
         """Every (piece, hex, cost, jump) that `check` would accept next (a fast equivalent); a
         hex next to the route is listed as a jump too only with `every_jump` (a jump there is
         legal but wastes a Gaiviles, RULINGS 7)."""
-        occupants, added, seat, temple = self.state.occupants, self.added, self.seat, self.state.temple
+        occupants, seat = self.state.occupants, self.seat
         columns = _column_sites(self.board.edition)
         feet_ok, columns_ok = self.reserve[FOOT] > 0, self.reserve[COLUMN] > 0
         candidates = self.frontier
         jump_targets = self._jump_targets() if self.jumps > 0 and feet_ok else None
-        found = []
-        for index in sorted(candidates | jump_targets if jump_targets else candidates):
-            if index == temple or index in added:
-                continue
-            codes = occupants.get(index)
-            if codes:
-                if len(codes) >= 2 or codes[0] >> 1 == seat:
-                    continue
-                cost = 2
-            else:
-                cost = 1
-            if index in columns:
-                if columns_ok and index in candidates and self._own_foot_next_on_route(index):
-                    found.append((COLUMN, index, cost, False))
-            elif feet_ok:
-                found.append((FOOT, index, cost, index not in candidates))
-                if every_jump and jump_targets and index in candidates and index in jump_targets:
-                    found.append((FOOT, index, cost, True))
+        # set operations (in C) do most of the work: out go the hexes of this plan, the temple and
+        # the hexes with two pieces or one of the seat's own; a piece elsewhere costs 2 steps
+        hexes = (candidates | jump_targets if jump_targets else candidates) - self.added.keys()
+        hexes.discard(self.state.temple)
+        occupied = hexes.intersection(occupants)
+        for index in occupied:
+            codes = occupants[index]
+            if len(codes) >= 2 or codes[0] >> 1 == seat:
+                hexes.discard(index)
+        found: list[tuple[int, int, int, bool]] = []
+        if feet_ok:
+            feet = hexes - columns
+            found += [(FOOT, i, 2 if i in occupied else 1, i not in candidates) for i in feet]
+            if every_jump and jump_targets:
+                jumps = feet & candidates & jump_targets
+                found += [(FOOT, i, 2 if i in occupied else 1, True) for i in jumps]
+        if columns_ok:
+            for i in hexes & columns & candidates:
+                if self._own_foot_next_on_route(i):
+                    found.append((COLUMN, i, 2 if i in occupied else 1, False))
+        found.sort(key=_by_hex)  # by hex; stable: a hex's plain placement before its jump
         return found

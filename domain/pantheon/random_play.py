@@ -39,7 +39,9 @@ def _random_placements(planner: Planner, budget: int, rnd: random.Random) -> lis
     board = planner.board
     placed: list[tuple[Piece, Hex, bool]] = []
     while budget > 0:
-        targets = [t for t in planner.targets() if t[2] <= budget]
+        targets = planner.targets()
+        if budget < 2:  # a placement costs 1 or 2
+            targets = [t for t in targets if t[2] <= budget]
         pick = rnd.randrange(len(targets) + 1)
         if pick == len(targets):
             break

@@ -67,7 +67,8 @@ def play_game(
     `decide`, each event is evolved on its own and every invariant is checked after it;
     without, the faster in-place `apply` (where the game has one) is used."""
     spec = registry.get(kind)
-    decider, fast = spec.decider, not check and spec.decider.apply is not None
+    decider = spec.decider
+    apply = None if check else decider.apply  # the faster in-place apply, where the game has one
     game = simulated_game_id(seed)
     record = GameRecord(seed=seed, options=options, game=game, kind=kind)
     command: object = spec.create_command(options)
@@ -75,15 +76,14 @@ def play_game(
     while True:
         rng = game_rng(seed, game, version)
         try:
-            if fast:
-                assert decider.apply is not None  # as `fast` says
-                state, events = decider.apply(state, command, rng)
+            if apply is not None:
+                state, events = apply(state, command, rng)
             else:
                 events = decider.decide(state, command, rng)
         except DomainError as error:
             record.errors.append(f"{error.code}: {error.message} ({command!r})")
             break
-        for event in () if fast else events:
+        for event in () if apply is not None else events:
             state = decider.evolve(state, event)
             if check:
                 record.violations += [f"after {type(event).__name__}: {p}" for p in spec.invariants(state)]
