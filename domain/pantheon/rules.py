@@ -22,6 +22,7 @@ from .vocabulary import (
     SACRIFICE_INDEX,
     SACRIFICES,
     Sacrifice,
+    god_of,
 )
 
 
@@ -37,12 +38,18 @@ def count_gods(seat: SeatState, god: str) -> int:
     """How many tiles of this god the seat owns."""
     if not seat.gods:
         return 0
-    prefix = god + "-"  # tile ids are '<god>-<n>'
-    n = 0
-    for tile in seat.gods:  # a plain loop: this runs several times per command in playouts
-        if tile.startswith(prefix):
-            n += 1
-    return n
+    return _god_counts(tuple(seat.gods)).get(god, 0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _god_counts(tiles: tuple[str, ...]) -> dict[str, int]:
+    """How many tiles of each god these are (cached: asked several times per command in playouts,
+    of hands of gods that seldom change; callers never change the dict)."""
+    counts: dict[str, int] = {}
+    for tile in tiles:
+        god = god_of(tile)
+        counts[god] = counts.get(god, 0) + 1
+    return counts
 
 
 def hex_index(board: Board, coords: Hex) -> int:

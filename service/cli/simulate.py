@@ -73,6 +73,9 @@ def play_game(
     record = GameRecord(seed=seed, options=options, game=game, kind=kind)
     command: object = spec.create_command(options)
     state, version = None, 0
+    # the loop runs once per command: what it calls is looked up once
+    is_terminal, awaited_seat, random_command = decider.is_terminal, decider.awaited, spec.random_command
+    steps = record.steps
     while True:
         rng = game_rng(seed, game, version)
         try:
@@ -83,17 +86,18 @@ def play_game(
         except DomainError as error:
             record.errors.append(f"{error.code}: {error.message} ({command!r})")
             break
-        for event in () if apply is not None else events:
-            state = decider.evolve(state, event)
-            if check:
-                record.violations += [f"after {type(event).__name__}: {p}" for p in spec.invariants(state)]
-        record.steps.append((command, events))
+        if apply is None:
+            for event in events:
+                state = decider.evolve(state, event)
+                if check:
+                    record.violations += [f"after {type(event).__name__}: {p}" for p in spec.invariants(state)]
+        steps.append((command, events))
         version += len(events)
-        if decider.is_terminal(state) or record.violations:
+        if is_terminal(state) or record.violations:
             break
-        awaited = decider.awaited(state)
+        awaited = awaited_seat(state)
         assert awaited is not None  # not ended: a seat is awaited
-        command = spec.random_command(state, awaited.seat, rnd)
+        command = random_command(state, awaited.seat, rnd)
     record.state = state
     if check and fold(decider, record.events) != state:
         record.violations.append("replaying the events does not give the state built step by step")
