@@ -11,7 +11,8 @@ from domain.kernel import DomainError
 from .board import Board, load_board
 from .commands import Hex, Place, PlacePiece, Purchase, Reserve, SacrificeTile
 from .components import Components, GodsTile, load_components
-from .planner import Planner, chain_route
+from .planner import Planner as Planner  # re-exported: callers imported it from here before planner.py
+from .planner import chain_route
 from .state import SeatState, State
 from .vocabulary import (
     BIG_FOOT_STEPS,
