@@ -32,9 +32,9 @@ class DomainError(Exception):
         return f"DomainError({self.code!r}, {self.message!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class Awaiting:
-    """Which seat the game waits for, and for which kind of decision."""
+class Awaiting(msgspec.Struct, frozen=True):
+    """Which seat the game waits for, and for which kind of decision (a msgspec Struct, not a
+    frozen dataclass: made once per command in playouts, and four times faster to make)."""
 
     seat: int
     decision: str

@@ -42,27 +42,29 @@ class SeededRng:
         self._outer: _Hash | None = None
         self.draws = 0
 
-    def _block(self) -> int:
-        inner, outer = self._inner, self._outer
-        if inner is None or outer is None:
-            keyed, outer = _keyed(self._seed)
-            inner = keyed.copy()
-            inner.update(self._context + b"|")
-            self._inner, self._outer = inner, outer
-        block = inner.copy()
-        block.update(self.draws.to_bytes(8, "big"))
-        self.draws += 1
-        final = outer.copy()
-        final.update(block.digest())
-        return int.from_bytes(final.digest()[:8], "big")
+    def _keyed_inner(self) -> tuple[_Hash, _Hash]:
+        """The HMAC's inner state after `context | ` and its outer state (made on the first draw)."""
+        keyed, outer = _keyed(self._seed)
+        inner = keyed.copy()
+        inner.update(self._context + b"|")
+        self._inner, self._outer = inner, outer
+        return inner, outer
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n)."""
         if not 0 < n < _SPACE:
             raise ValueError("randbelow needs a bound between 1 and 2**64")
         limit = _SPACE - _SPACE % n
-        while True:
-            value = self._block()
+        inner, outer = self._inner, self._outer
+        if inner is None or outer is None:
+            inner, outer = self._keyed_inner()
+        while True:  # one draw per pass, written out: playouts draw hundreds of times per game
+            block = inner.copy()
+            block.update(self.draws.to_bytes(8, "big"))
+            self.draws += 1
+            final = outer.copy()
+            final.update(block.digest())
+            value = int.from_bytes(final.digest()[:8], "big")
             if value < limit:
                 return value % n
 

@@ -18,7 +18,8 @@ from domain.choices import Entry, Menu, branch, leaf
 
 from . import commands as cmd
 from .labels import hex_name_at, hex_phrase, money_phrase, plural
-from .rules import Planner, components_of, coords_of, count_gods, movement_steps, stonkus_money
+from .planner import Planner
+from .rules import components_of, coords_of, count_gods, movement_steps, stonkus_money
 from .state import SeatState, State
 from .vocabulary import CARD_INDEX, MAX_LEVEL, MONEY_CARDS, MONEY_VALUE, MOVEMENT, SACRIFICES, Piece
 

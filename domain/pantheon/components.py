@@ -21,6 +21,7 @@ class GodsTile:
     requires: tuple[int, ...]
     money: int = 0
     cards_only: bool = False
+    needs: tuple[int, ...] = ()  # `requires`, largest first (what `rules.can_pay` compares)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,10 @@ def _gods(data: dict[str, Any]) -> dict[str, GodsTile]:
         spec = data[god]
         money = spec.get("money", [0] * len(spec["tiles"]))
         for n, (requires, value) in enumerate(zip(spec["tiles"], money, strict=True), start=1):
-            tile = GodsTile(f"{god}-{n}", god, spec["kind"], tuple(requires), value, spec.get("cards_only", False))
+            needs = tuple(sorted(requires, reverse=True))
+            tile = GodsTile(
+                f"{god}-{n}", god, spec["kind"], tuple(requires), value, spec.get("cards_only", False), needs
+            )
             tiles[tile.id] = tile
     return tiles
 

@@ -80,17 +80,21 @@ def apply(state: State | None, command: cmd.Command, rng: Rng) -> tuple[State, l
     handler = HANDLERS.get((task.kind, type(command)))
     if handler is None:
         return state, decide(state, command, rng)  # raises the wrong_command error
-    before = list(state.agenda)
+    agenda = state.agenda
+    before = agenda[:]
     ctx = Context(state, rng, in_place=True)
-    state.agenda.pop(0)
+    del agenda[0]
     try:
         handler(ctx, task, command)
     except DomainError:
         if ctx.events:
             raise RuntimeError("a rule was checked after an event was emitted") from None
-        state.agenda.insert(0, task)
+        agenda.insert(0, task)
         raise
-    return ctx.s, _finish(ctx, before)
+    advance(ctx)  # as _finish does (written out: once per command in playouts)
+    if state.agenda != before:
+        ctx.emit(ev.AgendaSet(tasks=state.agenda[:]))
+    return state, ctx.events
 
 
 def _fold_into(state: State | None, events: list[ev.Event]) -> State:
@@ -120,7 +124,7 @@ def _validated(command: cmd.Command) -> cmd.Command:
 def _awaited_task(state: State, command: Any) -> Task:
     if state.finished or not state.agenda:
         raise DomainError("game_over", "The game is over; it takes no more commands.")
-    if not isinstance(command.seat, int) or not 0 <= command.seat < state.players:
+    if not isinstance(command.seat, int) or not 0 <= command.seat < len(state.seats):
         raise DomainError("unknown_seat", seats_words(state.players))
     task = state.agenda[0]
     if command.seat != task.seat:

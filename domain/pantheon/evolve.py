@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -18,7 +19,8 @@ from .evolve_cards import (
     play,
 )
 from .facts import PLAY, TAKE, half_god_seen, new_pile, note_cards
-from .rules import board_of, chain_route, components_of, route_at_epoch_start
+from .planner import chain_route
+from .rules import board_of, components_of, route_at_epoch_start
 from .state import SeatState, State
 from .vocabulary import (
     CARD_INDEX,
@@ -193,12 +195,13 @@ def _put_piece(state: State, seat_no: int, piece: int, index: int) -> None:
 def _place_and_join(state: State, seat_no: int, piece: int, index: int) -> None:
     _put_piece(state, seat_no, piece, index)
     seat = state.seats[seat_no]
+    if piece == FOOT and not seat.columns_on_board:  # no own column could be chained to it
+        if index not in seat.route:
+            bisect.insort(seat.route, index)
+        return
     route = set(seat.route)
-    if piece == FOOT and len(seat.columns_on_board) == 0:
-        route.add(index)  # no own column could be chained to it
-    else:
-        own_column, occupants = seat_no * 2 + COLUMN, state.occupants
-        chain_route(route, index, board_of(state).neighbors, lambda n: own_column in occupants.get(n, ()))
+    # the seat's columns on the board are the hexes holding its column code (an invariant)
+    chain_route(route, index, board_of(state).neighbors, set(seat.columns_on_board))
     seat.route = sorted(route)
 
 

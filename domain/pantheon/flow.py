@@ -315,14 +315,19 @@ def bonus_column_sites(s: State, seat: int) -> list[int]:
     ]
 
 
+_MAYBE_NEEDLESS = frozenset({"sacrifice", "exchange", "bonus_column"})  # the kinds `_needless` may skip
+
+
 def advance(ctx: Context) -> None:
     """Run automatic tasks until a seat must decide or the game is over."""
-    while ctx.s.agenda:
-        task = ctx.s.agenda[0]
-        if task.kind in DECISIONS:
-            if not _needless(ctx, task):
+    agenda = ctx.s.agenda  # the tasks change it in place (Context.push), never replace it
+    while agenda:
+        task = agenda[0]
+        kind = task.kind
+        if kind in DECISIONS:
+            if kind not in _MAYBE_NEEDLESS or not _needless(ctx, task):
                 return
-            ctx.s.agenda.pop(0)
+            agenda.pop(0)
             continue
-        ctx.s.agenda.pop(0)
-        AUTOMATIC[task.kind](ctx, task)
+        agenda.pop(0)
+        AUTOMATIC[kind](ctx, task)

@@ -18,8 +18,8 @@ from domain.contract import UNSET, Maybe
 from .commands import Place
 from .events import Task
 from .flow import bonus_column_sites
+from .planner import Planner
 from .rules import (
-    Planner,
     board_of,
     components_of,
     coords_of,
@@ -157,12 +157,12 @@ def _move_options(state: State, seat: int, big_foot: bool) -> PantheonMoveBlock:
 
 
 def _sacrifice_purchases(state: State, seat: int, budget: int) -> list[PantheonTileOffer]:
-    comps = components_of(state)
+    prices = (0, *components_of(state).sacrifice_prices)  # Components.price of each level, 0 for none
     levels = state.seats[seat].sacrifice
     found = []
     for i, kind in enumerate(SACRIFICES):
         for level in range(levels[i] + 1, MAX_LEVEL + 1):
-            cost = comps.price(level) - comps.price(levels[i])
+            cost = prices[level] - prices[levels[i]]
             if cost <= budget:
                 found.append(PantheonTileOffer(kind=kind, level=level, cost=cost))
     return found

@@ -10,8 +10,8 @@ from domain.contract import present
 from . import commands as cmd
 from .commands import Hex
 from .options import PantheonBuyBlock, PantheonReserveOffer, PantheonTileOffer, buy_options, legal_options, money_cards
+from .planner import Planner
 from .rules import (
-    Planner,
     can_pay,
     components_of,
     coords_of,
@@ -24,7 +24,6 @@ from .rules import (
 )
 from .state import State
 from .vocabulary import (
-    CARD_INDEX,
     CARDS,
     EMPTY_SLOT,
     MONEY_VALUE,
@@ -40,7 +39,9 @@ def _random_placements(planner: Planner, budget: int, rnd: random.Random) -> lis
     board = planner.board
     placed: list[tuple[Piece, Hex, bool]] = []
     while budget > 0:
-        targets = [t for t in planner.targets() if t[2] <= budget]
+        targets = planner.targets()
+        if budget < 2:  # a placement costs 1 or 2
+            targets = [t for t in targets if t[2] <= budget]
         pick = rnd.randrange(len(targets) + 1)
         if pick == len(targets):
             break
@@ -58,7 +59,7 @@ def _placements(state: State, seat: int, budget: int, jumps: int, rnd: random.Ra
 
 def _move(state: State, seat: int, rnd: random.Random, big_foot: bool) -> cmd.Move:
     me = state.seats[seat]
-    cards = rnd.randint(0, me.hand[CARD_INDEX["movement"]])
+    cards = rnd.randrange(me.hand[MOVEMENT] + 1)  # randint(0, n) draws exactly this
     if not big_foot and movement_steps(me, cards, False) == 0:
         cards = 1
     steps = movement_steps(me, cards, big_foot)
@@ -111,7 +112,7 @@ def _buy_placements(
 
 
 def _buy(state: State, seat: int, options: PantheonBuyBlock, rnd: random.Random) -> cmd.Buy:
-    money = {card: rnd.randint(0, n) for card, n in options.money_cards.items()}
+    money = {card: rnd.randrange(n + 1) for card, n in options.money_cards.items()}  # as randint(0, n)
     money = {c: n for c, n in money.items() if n}
     budget = sum(MONEY_VALUE[c] * n for c, n in money.items()) + options.stonkus
     if budget == 0:
@@ -128,21 +129,30 @@ def _draw(state: State, seat: int, rnd: random.Random) -> cmd.DrawCard:
     return cmd.DrawCard(seat=seat, slot=rnd.choice(sources))
 
 
+# the action kinds to pick from, by whether the seat has money and whether it can pay for a god
+_ACTIONS = (
+    (("move", "draw"), ("move", "draw", "gain_god")),
+    (("move", "draw", "buy"), ("move", "draw", "buy", "gain_god")),
+)
+
+
 def _action(state: State, seat: int, rnd: random.Random) -> cmd.Command:
     me = state.seats[seat]
     gods = components_of(state).gods
     stonkus = stonkus_money(state, me)
     budget = money_of(me.hand) + stonkus
     supply = sacrifice_supply(me)
-    payable = [tile for tile in state.gods_board if can_pay(me, gods[tile], supply=supply)]
-    kind = rnd.choice(["move", "draw"] + (["buy"] if budget else []) + (["gain_god"] if payable else []))
+    payable = (tile for tile in state.gods_board if can_pay(me, gods[tile], supply=supply))
+    # whether any tile is payable decides the kinds; the list of them only matters for gain_god
+    kind = rnd.choice(_ACTIONS[bool(budget)][next(payable, None) is not None])
     if kind == "move":
         return _move(state, seat, rnd, True)
     if kind == "draw":
         return _draw(state, seat, rnd)
     if kind == "buy":
         return _buy(state, seat, buy_options(state, seat, money_cards(state, seat), stonkus, budget, False), rnd)
-    tile = rnd.choice(payable)
+    tiles = [tile for tile in state.gods_board if can_pay(me, gods[tile], supply=supply)]
+    tile = rnd.choice(tiles)
     return cmd.GainGod(seat=seat, tile=tile, sacrifice=rnd.choice(payment_options(me, gods[tile])))
 
 

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from domain.kernel import DomainError
 
 from .board import Board, load_board
 from .commands import Hex, Place, PlacePiece, Purchase, Reserve, SacrificeTile
 from .components import Components, GodsTile, load_components
+from .planner import Planner as Planner  # re-exported: callers imported it from here before planner.py
+from .planner import chain_route
 from .state import SeatState, State
 from .vocabulary import (
     BIG_FOOT_STEPS,
     CARD_INDEX,
-    COLUMN,
-    FOOT,
     MAX_LEVEL,
     MOVEMENT_STEPS_PER_CARD,
     PIECE_CODE,
@@ -39,8 +39,18 @@ def count_gods(seat: SeatState, god: str) -> int:
     """How many tiles of this god the seat owns."""
     if not seat.gods:
         return 0
-    prefix = god + "-"  # tile ids are '<god>-<n>'
-    return sum(1 for tile in seat.gods if tile.startswith(prefix))
+    return _god_counts(tuple(seat.gods)).get(god, 0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _god_counts(tiles: tuple[str, ...]) -> dict[str, int]:
+    """How many tiles of each god these are (cached: asked several times per command in playouts,
+    of hands of gods that seldom change; callers never change the dict)."""
+    counts: dict[str, int] = {}
+    for tile in tiles:
+        god = god_of(tile)
+        counts[god] = counts.get(god, 0) + 1
+    return counts
 
 
 def hex_index(board: Board, coords: Hex) -> int:
@@ -63,8 +73,13 @@ def movement_steps(seat: SeatState, cards: int, big_foot: bool) -> int:
 
 
 def stonkus_money(state: State, seat: SeatState) -> int:
-    gods = components_of(state).gods
-    return sum(gods[tile].money for tile in seat.gods if god_of(tile) == "stonkus")
+    if not seat.gods:
+        return 0
+    gods, money = components_of(state).gods, 0
+    for tile in seat.gods:
+        if tile.startswith("stonkus-"):  # tile ids are '<god>-<n>'
+            money += gods[tile].money
+    return money
 
 
 def cards_from(spec: dict[str, int], allowed: Iterable[str], what: str) -> list[int]:
@@ -84,177 +99,6 @@ def require_in_hand(seat: SeatState, counts: list[int]) -> None:
     for i, n in enumerate(counts):
         if n > seat.hand[i]:
             raise DomainError("cards_not_in_hand", "You do not hold the cards you want to play.")
-
-
-def chain_route(
-    route: set[int], start: int, neighbors: tuple[tuple[int, ...], ...], is_own_column: Callable[[int], bool]
-) -> list[int]:
-    """Add `start` to the route, and every own column chained to it by adjacency; the hexes added."""
-    route.add(start)
-    added = [start]
-    todo = [start]
-    while todo:
-        for n in neighbors[todo.pop()]:
-            if n not in route and is_own_column(n):
-                route.add(n)
-                added.append(n)
-                todo.append(n)
-    return added
-
-
-class Planner:
-    """Checks placements one by one against a scratch copy of one seat's pieces and route."""
-
-    def __init__(self, state: State, seat: int, *, jumps: int = 0) -> None:
-        self.state = state
-        self.board = board_of(state)
-        self.seat = seat
-        me = state.seats[seat]
-        self.route = set(me.route)
-        self.reserve = [me.feet, me.columns]
-        self.added: dict[int, int] = {}  # hex -> piece placed by this plan
-        self.jumps = jumps
-        self.loot: list[str] = []
-        self._others: set[int] | None = None
-        self._frontier: set[int] | None = None  # every neighbour of the route, built on demand
-
-    def copy(self) -> Planner:
-        """An independent copy, to try further placements on without changing this one."""
-        twin = object.__new__(Planner)
-        twin.__dict__.update(self.__dict__)  # the state, board and the others' hexes are shared, never changed
-        twin.route, twin.reserve, twin.added, twin.loot = (
-            set(self.route),
-            list(self.reserve),
-            dict(self.added),
-            list(self.loot),
-        )
-        if self._frontier is not None:
-            twin._frontier = set(self._frontier)
-        return twin
-
-    @property
-    def frontier(self) -> set[int]:
-        if self._frontier is None:
-            neighbors = self.board.neighbors
-            self._frontier = {n for r in self.route for n in neighbors[r]}
-        return self._frontier
-
-    def _others_on(self, index: int) -> bool:
-        """Whether another seat has a piece on this hex (other seats' pieces never move here)."""
-        if self._others is None:
-            seat = self.seat
-            self._others = {i for i, codes in self.state.occupants.items() if any(c >> 1 != seat for c in codes)}
-        return index in self._others
-
-    def _count_on(self, index: int) -> int:
-        return len(self.state.occupants.get(index, ())) + (index in self.added)
-
-    def _own_on(self, index: int) -> int | None:
-        if index in self.added:
-            return self.added[index]
-        for code in self.state.occupants.get(index, ()):
-            if code >> 1 == self.seat:
-                return code & 1
-        return None
-
-    def _can_jump_to(self, index: int) -> bool:
-        for a in self.route:
-            for over, target in self.board.jumps[a]:
-                if target == index and self._others_on(over):
-                    return True
-        return False
-
-    def check(self, piece: int, index: int, jump: bool = False) -> int:
-        """The cost of placing this piece here next, or a domain error naming the rule."""
-        h = self.board.hexes[index]
-        if index == self.state.temple:
-            raise DomainError("temple_hex", "No piece may be placed on the temple hex.")
-        if self._own_on(index) is not None:
-            raise DomainError("own_piece_on_hex", "You already have a piece on that hex.")
-        if self._count_on(index) >= 2:
-            raise DomainError("hex_full", "That hex already holds two pieces.")
-        if self.reserve[piece] <= 0:
-            name = "foot" if piece == FOOT else "column"
-            raise DomainError("empty_reserve", f"You have no {name} left in your personal reserve.")
-        if piece == FOOT and h.column:
-            raise DomainError("column_site", "Feet may not stand on a column site.")
-        if piece == COLUMN and not h.column:
-            raise DomainError("not_a_column_site", "Columns may only stand on column sites.")
-        if jump:
-            self._check_jump(piece, index)
-        elif piece == FOOT and not any(n in self.route for n in self.board.neighbors[index]):
-            raise DomainError(
-                "not_connected", "A foot must go next to your route (the temple or your connected pieces)."
-            )
-        elif piece == COLUMN and not any(
-            n in self.route and self._own_on(n) == FOOT for n in self.board.neighbors[index]
-        ):
-            raise DomainError("column_needs_own_foot", "A column must go next to one of your own feet on your route.")
-        return 2 if self.state.occupants.get(index) else 1  # no own piece is there: another seat's
-
-    def _check_jump(self, piece: int, index: int) -> None:
-        if piece != FOOT:
-            raise DomainError("illegal_jump", "Only a foot can jump.")
-        if self.jumps <= 0:
-            raise DomainError("no_jump_left", "You have no Gaiviles jump left in this movement.")
-        if not self._can_jump_to(index):
-            raise DomainError(
-                "illegal_jump",
-                "A jump goes two hexes in a straight line from your route over a hex holding another player's piece.",
-            )
-
-    def apply(self, piece: int, index: int, jump: bool = False) -> None:
-        """Record a checked placement in the scratch copy."""
-        self.added[index] = piece
-        self.reserve[piece] -= 1
-        if jump:
-            self.jumps -= 1
-        joined = chain_route(self.route, index, self.board.neighbors, lambda n: self._own_on(n) == COLUMN)
-        if self._frontier is not None:
-            for r in joined:
-                self._frontier.update(self.board.neighbors[r])
-        loot = self.state.loot_board.get(index)
-        if piece == FOOT and loot is not None:
-            self.loot.append(loot)
-
-    def targets(self, *, every_jump: bool = False) -> list[tuple[int, int, int, bool]]:
-        """Every (piece, hex, cost, jump) that `check` would accept next (a fast equivalent); a
-        hex next to the route is listed as a jump too only with `every_jump` (a jump there is
-        legal but wastes a Gaiviles, RULINGS 7)."""
-        occupants, hexes, neighbors = self.state.occupants, self.board.hexes, self.board.neighbors
-        route, added, seat = self.route, self.added, self.seat
-        feet_ok, columns_ok = self.reserve[FOOT] > 0, self.reserve[COLUMN] > 0
-        candidates = self.frontier
-        jump_targets: set[int] = set()
-        if self.jumps > 0 and feet_ok:
-            self._others_on(-1)  # builds the set of hexes holding another seat's piece
-            others = self._others or set()
-            for r in route:
-                jump_targets.update(t for over, t in self.board.jumps[r] if over in others)
-        found = []
-        temple = self.state.temple
-        for index in sorted(candidates | jump_targets if jump_targets else candidates):
-            if index == temple or index in added:
-                continue
-            codes = occupants.get(index)
-            if codes:
-                if len(codes) >= 2 or codes[0] >> 1 == seat:
-                    continue
-                cost = 2
-            else:
-                cost = 1
-            if hexes[index].column:
-                if (
-                    columns_ok
-                    and index in candidates
-                    and any(n in route and self._own_on(n) == FOOT for n in neighbors[index])
-                ):
-                    found.append((COLUMN, index, cost, False))
-            elif feet_ok:
-                found.append((FOOT, index, cost, index not in candidates))
-                if every_jump and index in candidates and index in jump_targets:
-                    found.append((FOOT, index, cost, True))
-        return found
 
 
 def plan_placements(
@@ -290,9 +134,13 @@ def sacrifice_supply(seat: SeatState, cards_only: bool = False) -> list[int]:
 
 def can_pay(seat: SeatState, tile: GodsTile, first_only: bool = False, supply: list[int] | None = None) -> bool:
     """Whether the seat can pay for this tile: the largest needs meet the largest supplies."""
-    requires = tile.requires[:1] if first_only else tile.requires
     supply = supply if supply is not None and not tile.cards_only else sacrifice_supply(seat, tile.cards_only)
-    return all(have >= need for have, need in zip(supply, sorted(requires, reverse=True)))
+    if first_only:
+        return supply[0] >= tile.requires[0]
+    for have, need in zip(supply, tile.needs):  # noqa: SIM110 - a loop, not all(genexpr): called per tile per action
+        if have < need:
+            return False
+    return True
 
 
 def _least_payments(seat: SeatState, tile: GodsTile, first_only: bool) -> frozenset[tuple[int, ...]]:
@@ -409,5 +257,5 @@ def route_at_epoch_start(state: State, seat: int, temple: int) -> set[int]:
     """The temple hex plus the seat's columns chained to it."""
     route: set[int] = set()
     own = set(state.seats[seat].columns_on_board)
-    chain_route(route, temple, board_of(state).neighbors, own.__contains__)
+    chain_route(route, temple, board_of(state).neighbors, own)
     return route

@@ -12,9 +12,9 @@ from domain.contract import present
 from .. import commands as cmd
 from ..commands import Hex
 from ..options import legal_options
+from ..planner import Planner
 from ..random_play import random_command
 from ..rules import (
-    Planner,
     components_of,
     coords_of,
     count_gods,

@@ -9,7 +9,8 @@ import pytest
 from domain.kernel import DomainError
 from domain.pantheon import PANTHEON
 from domain.pantheon.commands import Move, Place
-from domain.pantheon.rules import Planner, board_of
+from domain.pantheon.planner import Planner
+from domain.pantheon.rules import board_of
 from domain.pantheon.state import SeatState, clone
 from domain.pantheon.vocabulary import COLUMN, FOOT
 from domain.rng import SeededRng
