@@ -57,6 +57,7 @@ from .openapi import (
     finish,
     openapi_config,
 )
+from .page import PageController
 from .play import PlayController
 from .problems import EXCEPTION_HANDLERS, problems
 from .quotas import Quotas
@@ -251,6 +252,7 @@ def create_app(settings: Settings) -> Litestar:
         route_handlers=[
             GamesController,
             PlayController,
+            PageController,
             RematchController,
             AuditController,
             OperationsController,

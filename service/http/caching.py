@@ -48,7 +48,7 @@ _META_FIELDS = ("kind", "version", REV_FIELD, "finished", "sealed_by", "lineage"
 class Rule:
     """How one operation's answers are cached."""
 
-    resource: str  # game | view | score | options | events | export | lobby
+    resource: str  # game | view | score | options | events | export | page | lobby
     by_viewer: bool  # the answer depends on the token: private, Vary: Authorization
     seat_only: bool = False  # only a seat token gets an answer (else the handler's 401/403)
 
@@ -61,6 +61,7 @@ RULES = {
     "get_option_blocks": Rule("options", by_viewer=True, seat_only=True),
     "list_events": Rule("events", by_viewer=True),
     "export_game": Rule("export", by_viewer=False),
+    "get_page": Rule("page", by_viewer=True),
     "list_games": Rule("lobby", by_viewer=False),  # tagged by a hash of its body: see `finish`
 }
 _READ_MODEL = {"view": "board", "score": "score"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
@@ -160,10 +160,17 @@ async def _lineage(service: GameService, meta: dict[str, bytes]) -> Lineage | No
     return lineage
 
 
-async def game_detail(service: GameService, game: str) -> GameDetail:
-    """The game's status from its metadata and its current state (a fold of its events)."""
-    meta = await service.meta(game)
-    decider, (version, state) = await service.decider(game), await service.state_at(game)
+async def game_detail(
+    service: GameService, game: str, *, meta: dict[str, bytes] | None = None, at: tuple[int, Any] | None = None
+) -> GameDetail:
+    """The game's status from its metadata and its current state (a fold of its events); `meta` and
+    `at` (version, state) when the caller has read them already."""
+    meta = meta if meta is not None else await service.meta(game)
+    decider = await service.decider(game)
+    version, state = at if at is not None else await service.state_at(game)
+    # what the state says, before any await: the cached state changes with the next command
+    finished, awaited, options = decider.is_terminal(state), decider.awaited(state), state.options
+    outcome = decider.outcome(state) if finished else None
     specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
     levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
     seats = [
@@ -177,10 +184,8 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
         for i, level in enumerate(levels)
     ]
     open_seats = [s.seat for s in seats if not s.claimed and not s.reserved]
-    finished = decider.is_terminal(state)
-    awaited = decider.awaited(state)
     kind = meta["kind"].decode()
-    contract, outcome = CONTRACTS[kind], decider.outcome(state) if finished else None
+    contract = CONTRACTS[kind]
     return of_kind("GameDetail", kind)(
         game=game,
         players=len(seats),
@@ -190,7 +195,7 @@ async def game_detail(service: GameService, game: str) -> GameDetail:
         created_at=int(meta.get("created_at", b"0")),
         seats=seats,
         lineage=await _lineage(service, meta),
-        options=msgspec.convert(msgspec.to_builtins(state.options), contract.game_options),
+        options=msgspec.convert(msgspec.to_builtins(options), contract.game_options),
         awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
         finished=finished,
         outcome=None if outcome is None else msgspec.convert(outcome, contract.outcome),

@@ -1,0 +1,64 @@
+"""GET /games/{id}/page: the game, the caller's view and its choices in one read, the same as the
+three reads it replaces, for every caller, with a tag of its own per viewer."""
+
+from __future__ import annotations
+
+from ..api_helpers import assert_problem, bearer, new_game, play
+
+
+async def _reads(client, game: str, token: str | None) -> dict:
+    """What the three separate reads say (the view at the page's version, folded: `?at=N`)."""
+    headers = bearer(token) if token else {}
+    detail = (await client.get(f"/games/{game}")).json()
+    view = await client.get(f"/games/{game}/view", headers=headers, params={"at": detail["version"]})
+    options = await client.get(f"/games/{game}/options", headers=headers) if token else None
+    return {
+        "game": detail,
+        "view": view.json(),
+        "choices": options.json() if options is not None and options.status_code == 200 else None,
+    }
+
+
+async def test_a_page_says_what_the_game_the_view_and_the_choices_say_for_every_caller(client, referee):
+    game, admin, tokens = await new_game(client)
+    await play(client, referee, game, tokens, max_commands=7)
+    for token, seat in [(tokens[0], 0), (tokens[1], 1), (None, None), (admin, None)]:
+        page = await client.get(f"/games/{game}/page", headers=bearer(token) if token else {})
+        assert page.status_code == 200, page.text
+        body = page.json()
+
+        assert body == {"kind": body["game"]["kind"], **await _reads(client, game, token if seat is not None else None)}
+        assert body["view"]["seat"] == seat and (body["choices"] is None) == (seat is None)
+
+
+async def test_a_pages_tag_changes_with_a_move_and_never_answers_for_another_viewer(client, referee):
+    game, admin, tokens = await new_game(client)
+    first = await client.get(f"/games/{game}/page", headers=bearer(tokens[0]))
+    tag = first.headers["etag"]
+
+    again = await client.get(f"/games/{game}/page", headers={**bearer(tokens[0]), "If-None-Match": tag})
+    other = await client.get(f"/games/{game}/page", headers={**bearer(tokens[1]), "If-None-Match": tag})
+    public = await client.get(f"/games/{game}/page", headers={"If-None-Match": tag})
+    await play(client, referee, game, tokens, max_commands=1)
+    moved = await client.get(f"/games/{game}/page", headers={**bearer(tokens[0]), "If-None-Match": tag})
+
+    assert again.status_code == 304 and "Authorization" in first.headers["vary"]
+    assert "private" in first.headers["cache-control"]
+    assert other.status_code == 200 and other.json()["view"]["seat"] == 1
+    assert public.status_code == 200 and public.json()["choices"] is None
+    assert moved.status_code == 200 and moved.json()["game"]["version"] > first.json()["game"]["version"]
+
+
+async def test_a_page_asks_for_a_version_the_game_has_and_a_token_of_the_game(client):
+    game, admin, tokens = await new_game(client)
+    version = (await client.get(f"/games/{game}")).json()["version"]
+
+    ahead = await client.get(f"/games/{game}/page", params={"min_version": version + 1})
+    forged = await client.get(f"/games/{game}/page", headers=bearer("forged-token"))
+    unknown = await client.get("/games/ffffffffffffffff/page")
+    reached = await client.get(f"/games/{game}/page", params={"min_version": version}, headers=bearer(tokens[0]))
+
+    assert_problem(ahead, ahead.status_code, "unknown_version")
+    assert_problem(forged, 403, "wrong_token")
+    assert_problem(unknown, 404, "unknown_game")
+    assert reached.status_code == 200 and reached.json()["game"]["version"] == version
