@@ -18,6 +18,7 @@ from service.store.cold import ArchiveUnreadable
 from service.write import GameService, SeatSpec
 
 from .auth import GameIdParam, bearer, provide_metrics, provide_quotas, provide_service, require
+from .caching import META
 from .created import created
 from .metrics import Metrics
 from .models import (
@@ -307,10 +308,13 @@ class GamesController(Controller):
         summary="Read a game's status",
         responses=problems(400, 401, 403, 404),
     )
-    async def get_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> GameDetail:
+    async def get_game(
+        self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService]
+    ) -> GameDetail:
         """Status, version, the awaited seat and decision, seats, options; outcome once finished; the seed
         once finished (for a fork of a running game: once that game has ended too)."""
-        return await game_detail(service, game_id)
+        # the metadata as the validator read it (caching.conditional): no second round trip for it
+        return await game_detail(service, game_id, meta=request.state.get(META) or None)
 
     @post(
         "/{game_id:str}/seats/{seat:int}/ai",

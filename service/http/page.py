@@ -15,6 +15,7 @@ from service.read.models import PROJECTIONS
 from service.write import GameService
 
 from .auth import GameIdParam, caller_seat, provide_service, require
+from .caching import META
 from .choices import choices_at
 from .games import game_detail
 from .models import of_kind, per_game
@@ -31,7 +32,7 @@ GamePage = per_game(
     lambda kind, c: [
         ("game", of_kind("GameDetail", kind)),
         ("view", of_kind("ViewAnswer", kind)),
-        ("choices", of_kind("Choices", kind) | None),  # type: ignore[operator]  # a type made at run time
+        ("choices", of_kind("Choices", kind) | None),
     ],
 )
 
@@ -61,14 +62,16 @@ class PageController(Controller):
         request: Request,
         service: NamedDependency[GameService],
         min_version: MinVersionParam = 0,
-    ) -> GamePage:
+    ) -> GamePage:  # type: ignore[valid-type]  # a type made at run time
         """The game's status, the caller's view and (a seat token's, while the game runs) its choices,
-        all at the game's newest version, which `min_version` must not exceed (400 `unknown_version`):
+        all at the game's newest version, which `min_version` must not exceed (404 `unknown_version`):
         the three reads a client makes after a move, in one."""
         seat = await caller_seat(service, game_id, request, required=False)
-        meta = await service.meta(game_id)
+        meta = request.state.get(META) or await service.meta(game_id)  # as caching.conditional read it
         decider = await service.decider(game_id)
-        version, state = await service.state_at(game_id)
+        # the fold this process keeps, taken as it is when it ends where the metadata says the log does
+        head = (int(meta["version"]), meta["hash"].decode()) if "version" in meta and "hash" in meta else None
+        version, state = await service.state_at(game_id, head=head)
         require(min_version <= version, Code.UNKNOWN_VERSION, f"The game has no version {min_version} yet.")
         # the view and choices at once: the cached state changes with the next command (game_detail
         # reads what it needs of it before it awaits anything)

@@ -3,7 +3,10 @@ three reads it replaces, for every caller, with a tag of its own per viewer."""
 
 from __future__ import annotations
 
-from ..api_helpers import assert_problem, bearer, new_game, play
+import asyncio
+
+from ..api_helpers import api_client, assert_problem, bearer, new_game, play
+from .test_round_trips import Monitor
 
 
 async def _reads(client, game: str, token: str | None) -> dict:
@@ -62,3 +65,34 @@ async def test_a_page_asks_for_a_version_the_game_has_and_a_token_of_the_game(cl
     assert_problem(forged, 403, "wrong_token")
     assert_problem(unknown, 404, "unknown_game")
     assert reached.status_code == 200 and reached.json()["game"]["version"] == version
+
+
+async def test_a_page_costs_one_round_trip_when_the_process_holds_the_game_as_the_log_ends(client, referee, redis_url):
+    game, _, tokens = await new_game(client)
+    await play(client, referee, game, tokens, max_commands=2)  # decided here: this process holds the fold
+    monitor = Monitor(redis_url, game)
+    try:
+        await asyncio.to_thread(monitor.mark)
+        monitor.names.clear()
+        page = await client.get(f"/games/{game}/page", headers=bearer(tokens[0]))
+        await asyncio.to_thread(monitor.mark)
+    finally:
+        monitor.close()
+
+    assert page.status_code == 200, page.text
+    # the metadata with the token's field; the fold is not caught up, as it ends where the log does
+    assert [name.split()[0].upper() for name in monitor.names] == ["HGETALL"], monitor.names
+
+
+async def test_a_page_shows_the_moves_another_process_made(client, referee, redis_url, prefix):
+    game, _, tokens = await new_game(client)
+    await play(client, referee, game, tokens, max_commands=2)
+    before = (await client.get(f"/games/{game}/page", headers=bearer(tokens[1]))).json()
+    async with api_client(redis_url, prefix) as other:  # another API process on the same Redis
+        await play(other, referee, game, tokens, seed=2, max_commands=3)
+        want = (await other.get(f"/games/{game}")).json()["version"]
+
+    page = (await client.get(f"/games/{game}/page", headers=bearer(tokens[1]))).json()
+
+    assert page["game"]["version"] == page["view"]["version"] == want > before["game"]["version"]
+    assert page == {"kind": page["kind"], **await _reads(client, game, tokens[1])}
