@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
+
 from ..api_helpers import api_client, assert_problem, bearer, new_game, play
+from ..live import live_api
 from .test_round_trips import Monitor
 
 
@@ -96,3 +99,26 @@ async def test_a_page_shows_the_moves_another_process_made(client, referee, redi
 
     assert page["game"]["version"] == page["view"]["version"] == want > before["game"]["version"]
     assert page == {"kind": page["kind"], **await _reads(client, game, tokens[1])}
+
+
+def test_two_live_processes_answer_a_page_only_to_its_token_and_never_after_it_was_reissued(redis_url, prefix):
+    """Over HTTP against two running API processes: a page's tag names its viewer (another seat's tag
+    gets that seat's own page, never a 304), and a token re-issued through one process stops working
+    at once in the other, even with the tag of its last page (no 304 from what a process remembers)."""
+    with live_api(redis_url, prefix) as one, live_api(redis_url, prefix) as two:
+        created = httpx.post(f"{one}/games", json={"seats": [{"type": "human", "holder": "creator"}] * 2}).json()
+        game, admin, tokens = created["game"], created["admin_token"], [s["token"] for s in created["seats"]]
+        pages = [httpx.get(f"{two}/games/{game}/page", headers=bearer(t)) for t in tokens]
+        tags = [p.headers["etag"] for p in pages]
+        again = httpx.get(f"{two}/games/{game}/page", headers={**bearer(tokens[1]), "If-None-Match": tags[1]})
+        crossed = httpx.get(f"{two}/games/{game}/page", headers={**bearer(tokens[1]), "If-None-Match": tags[0]})
+        reissued = httpx.post(f"{one}/games/{game}/seats/1/token", headers=bearer(admin))
+        revoked = httpx.get(f"{two}/games/{game}/page", headers={**bearer(tokens[1]), "If-None-Match": tags[1]})
+        kept = httpx.get(f"{two}/games/{game}/page", headers=bearer(tokens[0]))
+
+    assert [p.json()["view"]["seat"] for p in pages] == [0, 1] and tags[0] != tags[1]
+    assert again.status_code == 304
+    assert crossed.status_code == 200 and crossed.json()["view"]["seat"] == 1
+    assert reissued.status_code == 201, reissued.text
+    assert_problem(revoked, 403, "wrong_token")
+    assert kept.status_code == 200 and kept.json()["view"]["seat"] == 0
