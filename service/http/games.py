@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
@@ -11,7 +11,6 @@ from litestar.di import NamedDependency, Provide
 from litestar.openapi.spec import OpenAPIType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
-from service.ai.scheduler import ai_level
 from service.errors import Code, ServiceError
 from service.read.models import ReadModelMissing, read_model
 from service.store.cold import ArchiveUnreadable
@@ -22,10 +21,8 @@ from .caching import META
 from .created import created
 from .metrics import Metrics
 from .models import (
-    CONTRACTS,
     AiSeat,
     AnyCreateGameRequest,
-    Awaiting,
     ClaimRequest,
     GameCreatedResponse,
     GameDetail,
@@ -34,14 +31,13 @@ from .models import (
     HandToAi,
     HumanSeat,
     Invite,
-    Lineage,
     Lobby,
     SeatClaimed,
     SeatHanded,
     SeatInfo,
-    of_kind,
 )
 from .openapi import SEAT_TOKEN, OptionalBody
+from .page import game_detail, lineage_of
 from .pages import CURSOR_PATTERN, MAX_CURSOR, MAX_SCAN, cursor_of, read_cursor
 from .problems import problems
 from .quotas import Quotas
@@ -145,63 +141,7 @@ async def lobby_entry(service: GameService, game: str) -> GameSummary:
         version=version,
         open_seats=open_seats,
         created_at=int(meta.get("created_at", b"0")),
-        lineage=await _lineage(service, meta),
-    )
-
-
-async def _lineage(service: GameService, meta: dict[str, bytes]) -> Lineage | None:
-    """A fork's lineage; the parent's hash at the fork point only once the parent has ended (or
-    when the parent is not on this server: an imported fork, whose export was public)."""
-    if "lineage" not in meta:
-        return None
-    lineage = msgspec.json.decode(meta["lineage"], type=Lineage)
-    parent = await service.store.records.meta(lineage.parent)
-    if parent and "finished" not in parent:
-        return msgspec.structs.replace(lineage, prefix_hash=None)
-    return lineage
-
-
-async def game_detail(
-    service: GameService, game: str, *, meta: dict[str, bytes] | None = None, at: tuple[int, Any] | None = None
-) -> GameDetail:
-    """The game's status from its metadata and its current state (a fold of its events); `meta` and
-    `at` (version, state) when the caller has read them already."""
-    meta = meta if meta is not None else await service.meta(game)
-    decider = await service.decider(game)
-    version, state = at if at is not None else await service.state_at(game)
-    # what the state says, before any await: the cached state changes with the next command
-    finished, awaited, options = decider.is_terminal(state), decider.awaited(state), state.options
-    outcome = decider.outcome(state) if finished else None
-    specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
-    levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
-    seats = [
-        SeatInfo(
-            seat=i,
-            type="ai" if level else "human",
-            level=level,
-            claimed=level is not None or f"seat:{i}" in meta,
-            reserved=f"invite:{i}" in meta,
-        )
-        for i, level in enumerate(levels)
-    ]
-    open_seats = [s.seat for s in seats if not s.claimed and not s.reserved]
-    kind = meta["kind"].decode()
-    contract = CONTRACTS[kind]
-    return of_kind("GameDetail", kind)(
-        game=game,
-        players=len(seats),
-        version=version,
-        open_seats=open_seats,
-        status="finished" if finished else "open" if open_seats else "playing",
-        created_at=int(meta.get("created_at", b"0")),
-        seats=seats,
-        lineage=await _lineage(service, meta),
-        options=msgspec.convert(msgspec.to_builtins(options), contract.game_options),
-        awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
-        finished=finished,
-        outcome=None if outcome is None else msgspec.convert(outcome, contract.outcome),
-        commitment=meta["commitment"].decode(),
-        seed=meta["seed"].decode() if finished and await service.store.records.revealed(game) else None,
+        lineage=await lineage_of(service, meta),
     )
 
 

@@ -1,24 +1,26 @@
-"""A game's page in one read: the game's status, the caller's view and its choices, all at the
-stream's newest version, from the state this process keeps folded (no read model, no wait for the
-projector). What the web client reads after every move: one request where it made three."""
+"""A game's status (`game_detail`), and its page in one read: the status, the caller's view and its
+choices, all at the stream's newest version, from the state this process keeps folded (no read
+model, no wait for the projector). What the web client reads after every move: one request where it
+made three."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from litestar import Controller, Request, get
 from litestar.di import NamedDependency, Provide
 
 from domain.kernel import Decider
+from service.ai.scheduler import ai_level
 from service.errors import Code
 from service.read.models import PROJECTIONS
-from service.write import GameService
+from service.write import GameService, SeatSpec
 
 from .auth import GameIdParam, caller_seat, provide_service, require
 from .caching import META
 from .choices import choices_at
-from .games import game_detail
-from .models import of_kind, per_game
+from .models import CONTRACTS, Awaiting, GameDetail, Lineage, SeatInfo, of_kind, per_game
 from .openapi import OPTIONAL_TOKEN
 from .problems import problems
 from .views import MinVersionParam
@@ -35,6 +37,62 @@ GamePage = per_game(
         ("choices", of_kind("Choices", kind) | None),
     ],
 )
+
+
+async def lineage_of(service: GameService, meta: dict[str, bytes]) -> Lineage | None:
+    """A fork's lineage; the parent's hash at the fork point only once the parent has ended (or
+    when the parent is not on this server: an imported fork, whose export was public)."""
+    if "lineage" not in meta:
+        return None
+    lineage = msgspec.json.decode(meta["lineage"], type=Lineage)
+    parent = await service.store.records.meta(lineage.parent)
+    if parent and "finished" not in parent:
+        return msgspec.structs.replace(lineage, prefix_hash=None)
+    return lineage
+
+
+async def game_detail(
+    service: GameService, game: str, *, meta: dict[str, bytes] | None = None, at: tuple[int, Any] | None = None
+) -> GameDetail:
+    """The game's status from its metadata and its current state (a fold of its events); `meta` and
+    `at` (version, state) when the caller has read them already."""
+    meta = meta if meta is not None else await service.meta(game)
+    decider = await service.decider(game)
+    version, state = at if at is not None else await service.state_at(game)
+    # what the state says, before any await: the cached state changes with the next command
+    finished, awaited, options = decider.is_terminal(state), decider.awaited(state), state.options
+    outcome = decider.outcome(state) if finished else None
+    specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
+    levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
+    seats = [
+        SeatInfo(
+            seat=i,
+            type="ai" if level else "human",
+            level=level,
+            claimed=level is not None or f"seat:{i}" in meta,
+            reserved=f"invite:{i}" in meta,
+        )
+        for i, level in enumerate(levels)
+    ]
+    open_seats = [s.seat for s in seats if not s.claimed and not s.reserved]
+    kind = meta["kind"].decode()
+    contract = CONTRACTS[kind]
+    return of_kind("GameDetail", kind)(
+        game=game,
+        players=len(seats),
+        version=version,
+        open_seats=open_seats,
+        status="finished" if finished else "open" if open_seats else "playing",
+        created_at=int(meta.get("created_at", b"0")),
+        seats=seats,
+        lineage=await lineage_of(service, meta),
+        options=msgspec.convert(msgspec.to_builtins(options), contract.game_options),
+        awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
+        finished=finished,
+        outcome=None if outcome is None else msgspec.convert(outcome, contract.outcome),
+        commitment=meta["commitment"].decode(),
+        seed=meta["seed"].decode() if finished and await service.store.records.revealed(game) else None,
+    )
 
 
 # each game's board projection: its views of a state (what GET /view serves from the read model)
