@@ -125,11 +125,13 @@ class Processes:
 Request = tuple[str, str, str, str]  # kind ("C" a command, "R" a read), path, token, body
 
 
-async def prepare(redis_url: str, count: int, wire_seat: bool, seed: int) -> list[list[Request]]:
+async def prepare(
+    redis_url: str, count: int, wire_seat: bool, seed: int, separate: bool = False
+) -> list[list[Request]]:
     """`count` new 2-player games (both seats claimed); for each, every command of a whole random
     game, decided offline from its seed, each followed by the reads the web client makes after a move
-    (game.js `load`: each seat's page reads the game and its view at least at the new version, the
-    awaited seat's page its choices)."""
+    (game.js `load`: each seat's page reads GET /page at least at the new version; `separate`: as
+    the client did before that route, the game and its view, and the awaited seat's page its choices)."""
     game_spec = games.default()
     decider, rnd = game_spec.decider, random.Random(seed)
     client = Redis.from_url(redis_url)
@@ -151,10 +153,13 @@ async def prepare(redis_url: str, count: int, wire_seat: bool, seed: int) -> lis
                 if not wire_seat:
                     body.pop("seat", None)
                 commands.append(("C", f"/games/{game}/commands", tokens[seat], msgspec.json.encode(body).decode()))
-                commands += [("R", f"/games/{game}", "", "")] * 2
-                commands += [("R", f"/games/{game}/view?min_version={version}", tokens[s], "") for s in (0, 1)]
-                if not decider.is_terminal(state):
-                    commands.append(("R", f"/games/{game}/options", tokens[decider.awaited(state).seat], ""))
+                if separate:  # the web client before GET /page: the game, the view, the awaited seat's choices
+                    commands += [("R", f"/games/{game}", "", "")] * 2
+                    commands += [("R", f"/games/{game}/view?min_version={version}", tokens[s], "") for s in (0, 1)]
+                    if not decider.is_terminal(state):
+                        commands.append(("R", f"/games/{game}/options", tokens[decider.awaited(state).seat], ""))
+                else:  # each seat's page reads the game, its view and its choices in one (game.js `load`)
+                    commands += [("R", f"/games/{game}/page?min_version={version}", tokens[s], "") for s in (0, 1)]
             played.append(commands)
     finally:
         await client.aclose()
@@ -306,7 +311,7 @@ async def main_async(args: argparse.Namespace) -> dict:
             per_run = args.threads * 2 + 40
             need = max(args.paced + [0]) + (sum(args.processes) + 1) * per_run
             started = time.perf_counter()
-            played = await prepare(redis_url, need, wire_seat, args.seed)
+            played = await prepare(redis_url, need, wire_seat, args.seed, args.separate_reads)
             out["prepared_games"], out["prepare_s"] = len(played), round(time.perf_counter() - started, 1)
             out["commands_per_game"] = round(sum(kind == "C" for game in played for kind, *_ in game) / len(played), 1)
             taken = 0
@@ -368,6 +373,12 @@ def main() -> None:
         dest="reads",
         action="store_false",
         help="paced runs send commands only (without the web client's reads after each move)",
+    )
+    parser.add_argument(
+        "--separate-reads",
+        action="store_true",
+        help="the reads as the web client made them before GET /page: the game twice, each seat's view, the "
+        "awaited seat's choices (five a move; the only reads a server without /page answers)",
     )
     parser.add_argument(
         "--processes",

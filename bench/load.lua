@@ -72,6 +72,7 @@ function response(status, headers, body)
   if status >= 500 or status == 429 then
     -- overloaded or unavailable: the same command again (its key makes that safe), as a client would
     retried = retried + 1
+    if retried <= 2 then io.stderr:write("retried " .. kinds[at + 1] .. " " .. paths[at + 1] .. ": " .. status .. " " .. body:sub(1, 200) .. "\n") end
     return
   end
   at = at + 1

@@ -58,6 +58,7 @@ from .openapi import (
     finish,
     openapi_config,
 )
+from .page import PageController
 from .play import PlayController
 from .problems import EXCEPTION_HANDLERS, problems
 from .quotas import Quotas
@@ -255,6 +256,7 @@ def create_app(settings: Settings) -> Litestar:
             GamesController,
             SeatsController,
             PlayController,
+            PageController,
             RematchController,
             KindsController,
             AuditController,

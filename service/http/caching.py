@@ -31,9 +31,11 @@ from litestar.openapi.spec import OpenAPI, OpenAPIHeader, OpenAPIResponse, Schem
 from litestar.openapi.spec.enums import OpenAPIType
 from litestar.types import Message, Scope
 
+from service.errors import Code, ServiceError
 from service.read.models import PROJECTIONS
 from service.store.streams import REV_FIELD
 from service.write import GameService
+from service.write.meta import token_hash
 
 from .auth import TOKEN_SEAT, bearer
 
@@ -48,7 +50,7 @@ _META_FIELDS = ("kind", "version", REV_FIELD, "finished", "sealed_by", "lineage"
 class Rule:
     """How one operation's answers are cached."""
 
-    resource: str  # game | view | score | options | events | export | lobby
+    resource: str  # game | view | score | options | events | export | page | lobby
     by_viewer: bool  # the answer depends on the token: private, Vary: Authorization
     seat_only: bool = False  # only a seat token gets an answer (else the handler's 401/403)
 
@@ -61,9 +63,12 @@ RULES = {
     "get_option_blocks": Rule("options", by_viewer=True, seat_only=True),
     "list_events": Rule("events", by_viewer=True),
     "export_game": Rule("export", by_viewer=False),
+    "get_page": Rule("page", by_viewer=True),
     "list_games": Rule("lobby", by_viewer=False),  # tagged by a hash of its body: see `finish`
 }
 _READ_MODEL = {"view": "board", "score": "score"}
+_WHOLE_META = ("game", "page")  # their handlers read all of the game's metadata: read once (`META`)
+META = "game_meta"  # request state: the game's metadata as `conditional` read it
 
 
 @dataclass
@@ -135,7 +140,8 @@ async def tag_coding(message: Message, scope: Scope) -> None:
 
 
 async def conditional(request: Request) -> Response | None:
-    """A before-request hook: remember the request's validator, and answer 304 when the client has it."""
+    """A before-request hook: check the caller's token and remember the request's validator (one
+    round trip for both), and answer 304 when the client has the answer."""
     _current.set(None)
     operation_id = request.route_handler.operation_id  # a string on every route here (Litestar allows a callable)
     rule = RULES.get(operation_id if isinstance(operation_id, str) else "")
@@ -146,13 +152,21 @@ async def conditional(request: Request) -> Response | None:
     if rule is None or game is None or request.method != "GET":
         return None
     token = bearer(request)
-    seat = request.state.get(TOKEN_SEAT) if token else None  # checked by StrictRequests (None: the admin)
-    if rule.seat_only and seat is None:
-        return None  # the handler answers 401 or 403
-    validator = await _validator(request.app.state.service, game, rule, seat, request)
+    validator = await _validator(request.app.state.service, game, rule, token, request)
+    seat = request.state.get(TOKEN_SEAT) if token else None  # checked with the validator (None: the admin)
+    if validator is None or (rule.seat_only and seat is None):
+        return None  # the handler answers (404, or 401 or 403 where a seat is required)
     _current.set(validator)
-    held = matches(request.headers.get("if-none-match"), validator.tag) if validator and validator.tag else None
-    return Response(content=b"", status_code=304, headers=validator.headers(held)) if held and validator else None
+    held = matches(request.headers.get("if-none-match"), validator.tag) if validator.tag else None
+    return Response(content=b"", status_code=304, headers=validator.headers(held)) if held else None
+
+
+def checks_token(request: Request) -> bool:
+    """Whether `conditional` checks this request's token (with the game's version, in one round trip),
+    so that the guard need not (a GET of a game's cached read)."""
+    operation_id = request.route_handler.operation_id
+    rule = RULES.get(operation_id if isinstance(operation_id, str) else "")
+    return rule is not None and rule.resource != "lobby" and request.method == "GET"
 
 
 async def finish(response: Response) -> Response:
@@ -177,30 +191,47 @@ async def finish(response: Response) -> Response:
 
 
 async def _validator(
-    service: GameService, game: str, rule: Rule, seat: int | None, request: Request
+    service: GameService, game: str, rule: Rule, token: str | None, request: Request
 ) -> Validator | None:
-    store = service.store
-    name = _READ_MODEL.get(rule.resource)
-    rows = await store.models.with_meta(game, _META_FIELDS, name, "pv", "v", "h")
-    if rows[0][0] is None and (cold := await store.archived(game)):  # moved to the archive: its metadata is there
-        rows = [[cold.meta.get(f) for f in _META_FIELDS], [None, None, None]]
-    kind, version, rev, finished, sealed_by, lineage, head = rows[0]
+    """The request's validator, and its token checked (`TOKEN_SEAT`; 403 `wrong_token` for a token
+    not of this game), from one round trip; None for a game neither in Redis nor archived (the
+    handler answers 404, and checks the token itself)."""
+    store, name = service.store, _READ_MODEL.get(rule.resource)
+    fields = (*_META_FIELDS, f"token:{token_hash(token)}") if token else _META_FIELDS
+    if rule.resource in _WHOLE_META:  # the handler reads all of it: read once, here
+        meta = request.state[META] = await store.records.meta(game)
+        rows = [[meta.get(f) for f in fields]]
+    else:
+        rows = await store.models.with_meta(game, fields, name, "pv", "v", "h")
+        if rows[0][0] is None and (cold := await store.archived(game)):  # moved to the archive: its metadata is there
+            rows = [[cold.meta.get(f) for f in fields], [None, None, None]]
+    kind, version, rev, finished, sealed_by, lineage, head = rows[0][: len(_META_FIELDS)]
     if kind is None or version is None:
         return None  # no such game: the handler answers 404
-    version, rev, viewer = int(version), int(rev or 0), seat if rule.by_viewer else None
+    seat = None
+    if token:
+        seat = request.state[TOKEN_SEAT] = await _seat(service, game, token, rows[0][-1])
+    at, rev_n, viewer = int(version), int(rev or 0), seat if rule.by_viewer else None
     if name:
-        return await _view_validator(
-            service, rule, game, kind.decode(), name, (version, head), viewer, rows[1], request
-        )
+        return await _view_validator(service, rule, game, kind.decode(), name, (at, head), viewer, rows[1], request)
     parents = await _parents_ended(service, sealed_by, lineage)
     revealed = finished is not None and all(parents.get(p, True) for p in _sealed_by(sealed_by))
     query = sorted(request.query_params.multi_items())
     if rule.resource == "export":
-        return Validator(rule, (), True, etag("export", game, version, head)) if revealed else None
+        return Validator(rule, (), True, etag("export", game, at, head)) if revealed else None
     if rule.resource == "events":
-        return Validator(rule, (), revealed, etag("events", game, version, head, viewer, revealed, query))
-    parts = (rule.resource, game, version, head, rev, viewer, revealed, sorted(parents.items()), query)
+        return Validator(rule, (), revealed, etag("events", game, at, head, viewer, revealed, query))
+    parts = (rule.resource, game, at, head, rev_n, viewer, revealed, sorted(parents.items()), query)
     return Validator(rule, (), False, etag(*parts))
+
+
+async def _seat(service: GameService, game: str, token: str, held: bytes | None) -> int | None:
+    """The seat of the token whose field of the metadata holds `held` (None: the admin's), remembered
+    for the handler; 403 `wrong_token` for a token that is none of this game's (as StrictRequests)."""
+    seat = None if held is None else int(held)
+    if seat is None and not await service.is_admin(game, token):
+        raise ServiceError(Code.WRONG_TOKEN, "This token is not one of this game's tokens.")
+    return seat
 
 
 async def _view_validator(

@@ -11,32 +11,26 @@ from litestar.di import NamedDependency, Provide
 from litestar.openapi.spec import OpenAPIType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
-from service.ai.scheduler import ai_level
 from service.errors import ServiceError
 from service.read.models import ReadModelMissing, read_model
 from service.store.cold import ArchiveUnreadable
 from service.write import GameService, SeatSpec
-from service.write.names import names_of
 
 from .auth import GameIdParam, provide_metrics, provide_quotas, provide_service
-from .clocks import clock_status
+from .caching import META
 from .created import created
 from .metrics import Metrics
 from .models import (
-    CONTRACTS,
     AiSeat,
     AnyCreateGameRequest,
-    Awaiting,
     GameCreatedResponse,
     GameDetail,
     GameKind,
     GameSummary,
     HumanSeat,
-    Lineage,
     Lobby,
-    SeatInfo,
-    of_kind,
 )
+from .page import game_detail, lineage_of
 from .pages import CURSOR_PATTERN, MAX_CURSOR, MAX_SCAN, cursor_of, read_cursor
 from .problems import problems
 from .quotas import Quotas
@@ -140,61 +134,7 @@ async def lobby_entry(service: GameService, game: str) -> GameSummary:
         version=version,
         open_seats=open_seats,
         created_at=int(meta.get("created_at", b"0")),
-        lineage=await _lineage(service, meta),
-    )
-
-
-async def _lineage(service: GameService, meta: dict[str, bytes]) -> Lineage | None:
-    """A fork's lineage; the parent's hash at the fork point only once the parent has ended (or
-    when the parent is not on this server: an imported fork, whose export was public)."""
-    if "lineage" not in meta:
-        return None
-    lineage = msgspec.json.decode(meta["lineage"], type=Lineage)
-    parent = await service.store.records.meta(lineage.parent)
-    if parent and "finished" not in parent:
-        return msgspec.structs.replace(lineage, prefix_hash=None)
-    return lineage
-
-
-async def game_detail(service: GameService, game: str) -> GameDetail:
-    """The game's status from its metadata and its current state (a fold of its events)."""
-    meta = await service.meta(game)
-    decider, (version, state) = await service.decider(game), await service.state_at(game)
-    specs = msgspec.json.decode(meta["seats"], type=list[SeatSpec])
-    levels = [ai_level(meta, i) for i in range(len(specs))]  # AI from creation or handed over since
-    names = names_of(meta)
-    seats = [
-        SeatInfo(
-            seat=i,
-            type="ai" if level else "human",
-            level=level,
-            claimed=level is not None or f"seat:{i}" in meta,
-            reserved=f"invite:{i}" in meta,
-            name=names.get(i),
-        )
-        for i, level in enumerate(levels)
-    ]
-    open_seats = [s.seat for s in seats if not s.claimed and not s.reserved]
-    finished = decider.is_terminal(state)
-    awaited = decider.awaited(state)
-    kind = meta["kind"].decode()
-    contract, outcome = CONTRACTS[kind], decider.outcome(state) if finished else None
-    return of_kind("GameDetail", kind)(
-        game=game,
-        players=len(seats),
-        version=version,
-        open_seats=open_seats,
-        status="finished" if finished else "open" if open_seats else "playing",
-        created_at=int(meta.get("created_at", b"0")),
-        seats=seats,
-        lineage=await _lineage(service, meta),
-        options=msgspec.convert(msgspec.to_builtins(state.options), contract.game_options),
-        awaiting=Awaiting(seat=awaited.seat, decision=awaited.decision) if awaited else None,
-        finished=finished,
-        outcome=None if outcome is None else msgspec.convert(outcome, contract.outcome),
-        commitment=meta["commitment"].decode(),
-        seed=meta["seed"].decode() if finished and await service.store.records.revealed(game) else None,
-        clock=await clock_status(service, game),
+        lineage=await lineage_of(service, meta),
     )
 
 
@@ -303,7 +243,10 @@ class GamesController(Controller):
         summary="Read a game's status",
         responses=problems(400, 401, 403, 404),
     )
-    async def get_game(self, game_id: GameIdParam, service: NamedDependency[GameService]) -> GameDetail:
+    async def get_game(
+        self, game_id: GameIdParam, request: Request, service: NamedDependency[GameService]
+    ) -> GameDetail:
         """Status, version, the awaited seat and decision, seats, options; outcome once finished; the seed
         once finished (for a fork of a running game: once that game has ended too)."""
-        return await game_detail(service, game_id)
+        # the metadata as the validator read it (caching.conditional): no second round trip for it
+        return await game_detail(service, game_id, meta=request.state.get(META) or None)

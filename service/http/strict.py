@@ -20,6 +20,7 @@ from service.write.meta import token_hash
 
 from .auth import KEY_RECORDED, TOKEN_SEAT, bearer
 from .bodies import BODY, read
+from .caching import checks_token
 
 _JSON_TYPES = ("application/json",)
 MAX_DEPTH = 32  # arrays and objects inside each other: the deepest body the API documents has 4
@@ -51,7 +52,8 @@ class StrictRequests:
         if request.route_handler.opt.get("rate") == "commands":
             await _check_command_caller(request)
         else:
-            await self._check_token(request)
+            if not checks_token(request):  # else checked with the validator's round trip (caching.conditional)
+                await self._check_token(request)
             await _check_rate(request)
         field = request.route_handler.parsed_data_field
         if field is not None:

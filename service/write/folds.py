@@ -41,13 +41,18 @@ class Folds:
         """One lock per game in this process: the cached state is changed only while holding it."""
         return self._locks.setdefault(game, asyncio.Lock())
 
-    async def current(self, game: str, decider: Decider, *, refresh: bool = True) -> tuple[int, Any, str]:
+    async def current(
+        self, game: str, decider: Decider, *, refresh: bool = True, head: tuple[int, str] | None = None
+    ) -> tuple[int, Any, str]:
         """The latest state (hold the game's lock): the cached fold caught up with the stream
-        (without `refresh`, a cached fold as it is).
+        (without `refresh`, a cached fold as it is; with `head`, the log's version and last hash as
+        the caller just read them, a cached fold that ends there is taken as it is).
 
         Callers use the state at once, without awaiting anything, or copy what they need."""
         cached = self._cache.pop(game, None)
         version, state, last_hash = cached or (0, None, "")
+        if cached is not None and head == (version, last_hash):
+            refresh = False  # nothing to catch up: no round trip
         if refresh or cached is None:
             envelopes = await self.store.read(game, max(version - 1, 0))
             if version:  # the log must still end the cached state with its last event (a failover may lose it)

@@ -15,12 +15,15 @@ from .folds import decode_event
 from .service import Games
 
 
-async def state_at(games: Games, game: str, at: int | None = None) -> tuple[int, Any]:
-    """(version, state): the latest, or after event `at` (replay)."""
+async def state_at(
+    games: Games, game: str, at: int | None = None, *, head: tuple[int, str] | None = None
+) -> tuple[int, Any]:
+    """(version, state): the latest, or after event `at` (replay); `head`: the log's version and last
+    hash as the caller just read them (a cached fold that ends there is not caught up: no round trip)."""
     decider = await games.decider(game)
     if at is None:
         async with games.folds.lock(game):
-            version, state, _ = await games.folds.current(game, decider)
+            version, state, _ = await games.folds.current(game, decider, head=head)
         return version, state
     envelopes = await games.store.read(game, 0, at)
     return len(envelopes), fold(decider, [decode_event(decider, e) for e in envelopes])

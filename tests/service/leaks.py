@@ -643,6 +643,15 @@ class Moment:
         render = (lambda s: secrets.public_view(s)) if seat is None else (lambda s: secrets.seat_view(s, seat))
         self._noninterference(route, "view", body["view"], state, render)
 
+    def _page(self, route: str, body: dict, **_: Any) -> None:
+        """The game's page: each part checked as the read it stands for (choices: a seat's only)."""
+        self._detail(route, body["game"])
+        self._view(route, body["view"])
+        if body["choices"] is not None and self.caller.seat is None:
+            self.found(route, "choices for a caller without a seat")
+        elif body["choices"] is not None:
+            self._choices(route, body["choices"])
+
     def _options(self, route: str, body: dict, **_: Any) -> None:
         seat = self.caller.seat
         if body.get("seat") != seat:
@@ -1173,6 +1182,7 @@ class Sweeper:
         after = self.stream_start(truth, caller, v, rnd)  # from before a secret, where there is one
         await self.get(moment, "GET /games/{id}", "detail", g)
         await self.get(moment, "GET /view", "view", f"{g}/view")
+        await self.get(moment, "GET /page", "page", f"{g}/page")
         await self.get(moment, "GET /view?at=N", "view", f"{g}/view", params={"at": earlier})
         if projected:  # the read model is there: reading one's writes needs no wait for the projector
             await self.get(moment, "GET /view?min_version=V", "view", f"{g}/view", params={"min_version": v})

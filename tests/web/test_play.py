@@ -147,7 +147,7 @@ def test_the_seat_buttons_follow_the_game_when_the_read_after_a_hand_over_fails(
         else:
             route.continue_()
 
-    page.route("**/view*", busy_once)
+    page.route("**/page*", busy_once)
     page.get_by_role("button", name="Hand Player A to the AI").click()
     page.get_by_role("button", name="Take Player A back").wait_for(timeout=15_000)
     assert failed  # the read did fail once

@@ -92,13 +92,9 @@ export class GamePage {
     const least = Math.max(minVersion, this.latest || 0);
     const params = least ? { min_version: String(least) } : undefined;
     const signal = this.abort.signal;
-    const root = this.stack[0];
-    // the choices too, at once, unless those shown are still current (the game waits for us)
-    const ask = this.token && !this.finished && !(root && root.decision && root.version === least);
-    const [detail, view, options] = await Promise.all([
-      get(`games/${this.game}`, { signal }),
-      get(`games/${this.game}/view`, { token: this.token, params, signal }),
-      ask ? get(`games/${this.game}/options`, { token: this.token, signal }) : null]);
+    // the game, our view and our choices (a seat's, while the game runs) in one read, at one version
+    const page = await get(`games/${this.game}/page`, { token: this.token, params, signal });
+    const [detail, view, options] = [page.game, page.view, page.choices];
     this.detail = detail;
     useNames(detail);
     this.clocks.update(detail, this.seat);

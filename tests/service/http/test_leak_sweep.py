@@ -167,8 +167,8 @@ def _another_seats_hand_in_the_seat_view(monkeypatch):
 def _seed_in_the_status(monkeypatch):
     original = game_routes.game_detail
 
-    async def detail(service, game):
-        shown = await original(service, game)
+    async def detail(service, game, **read):
+        shown = await original(service, game, **read)
         return msgspec.structs.replace(shown, seed=(await service.meta(game))["seed"].decode())
 
     monkeypatch.setattr(game_routes, "game_detail", detail)
@@ -211,7 +211,7 @@ PLANTS = {
     "texts of unredacted events": (_texts_of_unredacted_events, ["GET /events", "GET /events?after=N", STREAM]),
     "another seat's hand in a seat view": (
         _another_seats_hand_in_the_seat_view,
-        ["GET /view", "GET /view?at=N", "GET /view?min_version=V"],
+        ["GET /view", "GET /view?at=N", "GET /view?min_version=V", "GET /page"],
     ),
     "the seed in a running game's status": (_seed_in_the_status, ["GET /games/{id}"]),
     "hashes in the feed before the end": (_hashes_in_the_feed, ["GET /events", "GET /events?after=N", STREAM]),

@@ -40,6 +40,7 @@ def test_every_operation_has_an_explicit_snake_case_id_a_tag_and_problem_respons
             "get_options",
             "get_option_blocks",
             "get_view",
+            "get_page",
             "get_score",
             "list_events",
             "stream_events",
