@@ -37,6 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "policy": "random",  # the playout players: "random" or "greedy" (one command ahead)
     "samples": 4,  # random legal commands added to the root's candidates
     "scale": 10.0,  # the evaluation difference that makes a reward of 0.73 (logistic width)
+    "prior": 0,  # virtual visits each root candidate starts with, at its worth one command ahead
 }
 
 
@@ -77,12 +78,27 @@ class ExpertBot:
             return options[0]
         root = _Node(seat=seat)
         moves = [(_KEY.encode(c), c) for c in options]
+        self._seed(root, moves, first, seat, rnd)
         for _ in range(max(1, int(self._param("iterations")))):
             self._iterate(root, moves, search.clone(search.determinize(knowledge, rnd)), rnd)
         if not root.children:  # every candidate refused in every world: the first is the best guess
             return options[0]
         best = max(root.children.values(), key=lambda n: (n.visits, n.reward))  # the most visited
         return best.command
+
+    def _seed(self, root: _Node, moves: list[tuple[bytes, Any]], world: Any, seat: int, rnd: random.Random) -> None:
+        """Progressive bias: each root candidate starts with `prior` visits at the reward of the
+        state one command ahead on the first dealt world (greedy's judgement), so the search spends
+        its iterations on the commands greedy would consider first and corrects it where it is wrong."""
+        prior = int(self._param("prior"))
+        if prior <= 0:
+            return
+        rng = PlayoutRng(rnd)
+        for key, command in moves:
+            after = self._apply(world, command, rng)
+            if after is not None:
+                child = root.children[key] = _Node(command, seat)
+                child.visits, child.reward = prior, prior * self._squash(self.search.evaluate(after, seat))
 
     def _iterate(self, root: _Node, moves: list[tuple[bytes, Any]], state: Any, rnd: random.Random) -> None:
         """One iteration on one dealt world (changed in place): select, expand, play out, back up."""
@@ -105,7 +121,8 @@ class ExpertBot:
             node = chosen
             if chosen.visits == 0:  # just added: the tree grows by one node an iteration
                 break
-        rewards = self._rewards(self._playout(state, rnd, rng))
+        end = self._playout(state, rnd, rng)
+        rewards = {seat: self._squash(search.evaluate(end, seat)) for seat in {n.seat for n in path}}
         for n in path:
             n.visits += 1
             n.reward += rewards[n.seat]
@@ -170,17 +187,10 @@ class ExpertBot:
                 best, worth = command, value
         return best
 
-    def _rewards(self, state: Any) -> list[float]:
-        """Each seat's reward in (0, 1): its evaluation through a logistic of width `scale`."""
+    def _squash(self, value: float) -> float:
+        """A seat's evaluation as a reward in (0, 1): a logistic of width `scale`."""
         scale = float(self._param("scale"))
-        seats = range(_players(state))
-        return [1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, self.search.evaluate(state, s) / scale)))) for s in seats]
-
-
-def _players(state: Any) -> int:
-    """How many seats the state has (every game's state keeps `seats` or `players`)."""
-    seats = getattr(state, "seats", None)
-    return len(seats) if seats is not None else int(state.players)
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, value / scale))))
 
 
 __all__ = ["DEFAULTS", "ExpertBot"]
