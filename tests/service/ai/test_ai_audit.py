@@ -147,9 +147,11 @@ async def test_a_command_the_recorded_bot_would_not_choose_fails_the_rerun_at_th
     report = audit(header, rewritten(envelopes, target.version, rng="another rng"), PANTHEON, rerun_bots=True)
     assert checks(report)["ai_views"] == (True, None)  # it saw only its seat's knowledge …
     assert checks(report)["ai_decisions"] == (False, target.version)  # … but not that bot chose this
-    assert checks(audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON, rerun_bots=True))[
-        "ai_decisions"
-    ] == (False, target.version)
+    unknown = audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON, rerun_bots=True)
+    assert checks(unknown)["ai_decisions"] == (False, target.version)
+    assert "cannot be run again (KeyError: 'no-such-bot')" in next(
+        c.detail for c in unknown.checks if c.name == "ai_decisions"
+    )
 
 
 class CrashingBot:
