@@ -1,6 +1,6 @@
 """A bot ladder (the card game's by default, any game with `--game`) with what `pantheon ladder`
 does not give: the same games (service.ai.ladder, seeded as the CLI's `ladder`), plus each game's seats and winners
-written as it ends (`--log`), a stopped run continued (`--first`), each bot's time per move
+written as it ends with each bot's move times (`--log`), a stopped run continued (`--first`), each bot's time per move
 (mean, p50, p95, max) and per game it sat in (`per_game_s`: the AI CPU of one seat's game with
 `--clock cpu`) and Wilson interval in the JSON line, and bots' parameters other than their
 defaults for tuning runs (`--params`). One bot against two of another, seats rotated.
@@ -64,10 +64,12 @@ def _part(
             names = ladders.seating(bots, players, index)
             game_seed = hashlib.sha256(f"{kind}-ladder:{seed}:{index}".encode()).digest()
             rnd = random.Random(f"{seed}:{index}")
+            moved = {name: len(t.move_seconds) for name, t in tallies.items()}
             winners = ladders.play(names, game_seed, f"ladder-{index}", rnd, tallies, CLOCKS[clock], kind)
             if log is not None:
+                ms = {n: [round(1000 * x, 1) for x in t.move_seconds[moved[n] :]] for n, t in tallies.items()}
                 with open(log, "a") as out:
-                    out.write(json.dumps({"game": index, "seats": names, "winners": winners}) + "\n")
+                    out.write(json.dumps({"game": index, "seats": names, "winners": winners, "move_ms": ms}) + "\n")
     return tallies
 
 
