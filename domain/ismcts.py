@@ -32,11 +32,12 @@ _KEY = msgspec.msgpack.Encoder()
 
 DEFAULTS: dict[str, Any] = {
     "iterations": 1000,  # the budget: one world dealt, one node added and one playout each
-    "exploration": 0.7,  # UCB1's constant (rewards are in 0..1)
+    "exploration": 0.3,  # UCB1's constant (rewards are in 0..1; commands differ by ~0.1-0.3 of reward)
     "plies": 8,  # playout length at most (commands after the tree), within the horizon
     "policy": "random",  # the playout players: "random" or "greedy" (one command ahead)
     "samples": 4,  # random legal commands added to the root's candidates
-    "scale": 10.0,  # the evaluation difference that makes a reward of 0.73 (logistic width)
+    "scale": 2.5,  # the evaluation (points) that makes a reward of 0.73 (logistic width): the median
+    # spread of the candidates' worth one command ahead is 1.5-4 points in the three games
     "prior": 0,  # virtual visits each root candidate starts with, at its worth one command ahead
 }
 

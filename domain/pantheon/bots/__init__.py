@@ -35,7 +35,7 @@ SEARCH = Search(
         "random": {},
         "greedy": {"determinizations": 2, "samples": 4},
         "strong": {"width": 6, "worlds": 8, "plies": 8, "samples": 4, "policy": "greedy"},
-        "expert": {"iterations": 1000, "exploration": 0.7, "plies": 8, "policy": "random", "samples": 4, "scale": 10.0},
+        "expert": {"iterations": 1000, "exploration": 0.3, "plies": 8, "policy": "random", "samples": 4, "scale": 2.5},
     },
     budgets={
         "random": "one uniformly random legal command",

@@ -58,11 +58,11 @@ SEARCH = Search(
         },
         "expert": {
             "iterations": 1000,
-            "exploration": 0.7,
+            "exploration": 0.3,
             "plies": 14,
             "policy": "random",
             "samples": 0,
-            "scale": 10.0,
+            "scale": 2.5,
         },
     },
     budgets={

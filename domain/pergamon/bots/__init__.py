@@ -48,11 +48,11 @@ SEARCH = Search(
         "strong": {"width": 4, "worlds": 3, "plies": 24},
         "expert": {
             "iterations": 1000,
-            "exploration": 0.7,
+            "exploration": 0.3,
             "plies": 24,
             "policy": "random",
             "samples": 0,
-            "scale": 10.0,
+            "scale": 2.5,
         },
     },
     budgets={
