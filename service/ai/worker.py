@@ -165,12 +165,13 @@ async def play_turn(service, game: str, version: int, seat: int, expert_s: float
     # A bot that fails, or chooses a command the rules refuse, must not stall the game: the random
     # bot plays that turn instead, and the provenance says so (an audit re-runs the random bot).
     seconds = default("ai_expert_s") if expert_s is None else expert_s
-    for bot in (budgeted(bots, level, knowledge, seat, seconds), bots.make("random")):
+    for name in (level, "random"):
         started = time.perf_counter()
-        try:
+        try:  # the budget's timing run is the bot's own search: a failure there falls back too
+            bot = budgeted(bots, name, knowledge, seat, seconds)
             command = bot.choose(knowledge, seat, random.Random(key))
         except Exception as error:
-            failed = _failure(game, version, seat, bot.name, repr(error))
+            failed = _failure(game, version, seat, name, repr(error))
             continue
         think = time.perf_counter() - started
         provenance = provenance_of(bots, bot, knowledge, key) | ({"fallback": failed} if failed else {})
