@@ -16,6 +16,9 @@ CALIBRATION = 100  # iterations timed on the position before the search (about 4
 # fewer mislead: Pergamon's first 24 only add the root's children, at half the cost of later ones
 GROWTH = 1.2  # an iteration costs more as the tree deepens: 10-20% more at 1,600 than at 100
 FLOOR = 16  # iterations at least, however slow the machine
+# a pace no game's iteration reaches (Pergamon's, the fastest, take 0.12-0.27 ms): a probe that ends
+# at once (one candidate) must not buy a million iterations for a search that may have more
+FASTEST_S = 1e-4
 
 
 def budgeted(bots, level: str, knowledge: Any, seat: int, seconds: float) -> Any:
@@ -38,7 +41,7 @@ def _pace(bots, level: str, knowledge: Any, seat: int, iterations: int) -> tuple
     started = time.thread_time()
     probe.choose(knowledge, seat, random.Random(f"calibrate:{seat}"))
     spent = time.thread_time() - started
-    return spent, max(1e-6, spent / iterations)
+    return spent, max(FASTEST_S, spent / iterations)
 
 
 __all__ = ["budgeted"]
