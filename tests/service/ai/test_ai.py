@@ -307,7 +307,7 @@ def test_a_short_card_game_of_three_ai_seats_at_every_level_is_played_to_its_end
 
 def test_an_expert_seat_plays_a_game_to_its_end_through_the_api_on_its_time_budget(redis_url, prefix):
     seats = [{"type": "ai", "level": level} for level in ("expert", "greedy")]
-    detail, audit = _all_ai_game(redis_url, prefix, {"kind": "pergamon", "seats": seats}, PANTHEON_AI_EXPERT_S="0.03")
+    detail, audit = _all_ai_game(redis_url, prefix, {"kind": "pergamon", "seats": seats}, PANTHEON_AI_EXPERT_S="0.01")
     assert detail["finished"] and [s["level"] for s in detail["seats"]] == ["expert", "greedy"]
     assert audit["ok"] and {c["name"]: c["ok"] for c in audit["checks"]}["ai_views"] is True, audit
     _, envelopes = asyncio.run(state_of(redis_url, prefix, detail["game"]))
