@@ -159,11 +159,15 @@ _KINDS: dict[str, Callable[[Search, str, dict[str, Any]], Bot]] = {
 }
 
 
-def bot_factories(search: Search) -> dict[str, Callable[[], Bot]]:
-    """Each bot of the game by name (weakest first), made with its default parameters."""
+def bot_factories(
+    search: Search, kinds: Mapping[str, Callable[[Search, str, dict[str, Any]], Bot]] | None = None
+) -> dict[str, Callable[[], Bot]]:
+    """Each bot of the game by name (weakest first), made with its default parameters; `kinds` adds
+    bot classes by name beyond the kernel's (the expert: domain.ismcts, which imports this module)."""
+    every = {**_KINDS, **(kinds or {})}
 
     def factory(name: str) -> Callable[[], Bot]:
-        return lambda: _KINDS[name](search, name, dict(search.params[name]))
+        return lambda: every[name](search, name, dict(search.params[name]))
 
     return {name: factory(name) for name in search.params}
 

@@ -309,6 +309,14 @@ SETTINGS: tuple[Setting, ...] = (
         "(renewed while it runs); a turn without a live lease is enqueued again",
         AI,
     ),
+    _setting(
+        "ai_expert_s",
+        "PANTHEON_AI_EXPERT_S",
+        "1",
+        float,
+        "CPU seconds the expert AI thinks per move (turned into ISMCTS iterations, recorded with the move)",
+        frozenset({"serve", "worker"}),
+    ),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -377,6 +385,7 @@ class Settings:
     wait_replicas: int | None = _from_env("wait_replicas")
     wait_timeout_ms: int = _from_env("wait_timeout_ms")
     ai_lease_s: float = _from_env("ai_lease_s")
+    ai_expert_s: float = _from_env("ai_expert_s")
     archive_dir: str = _from_env("archive_dir")
     archive_finished_s: int = _from_env("archive_finished_s")
     archive_abandoned_s: int = _from_env("archive_abandoned_s")

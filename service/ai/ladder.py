@@ -51,11 +51,13 @@ def play(
     tallies: dict[str, Tally],
     clock,
     kind: str = registry.DEFAULT_KIND,
+    params: dict[str, dict] | None = None,
 ) -> list[int]:
-    """One game of `kind` to its end; each bot decides from its seat's knowledge only. The winners."""
+    """One game of `kind` to its end; each bot (with `params` by name over its defaults) decides from
+    its seat's knowledge only. The winners."""
     decider = registry.get(kind).decider
     assert decider.bots is not None  # the ladder plays games that have bots
-    bots = [decider.bots.make(name) for name in names]
+    bots = [decider.bots.make(name, **(params or {}).get(name, {})) for name in names]
     state, version = None, 0
     command = registry.get(kind).create_command({"players": len(names)})
     while True:
@@ -87,7 +89,9 @@ def _step(decider, state, command, rng):
     return step(decider, state, command, rng)
 
 
-def _play_games(bots: list[str], indices: range, players: int, seed: str, clock, kind: str) -> dict[str, Tally]:
+def _play_games(
+    bots: list[str], indices: range, players: int, seed: str, clock, kind: str, params: dict | None = None
+) -> dict[str, Tally]:
     tallies = {name: Tally() for name in bots}
     with fewer_gc_passes():
         for index in indices:
@@ -100,22 +104,33 @@ def _play_games(bots: list[str], indices: range, players: int, seed: str, clock,
                 tallies,
                 clock,
                 kind,
+                params,
             )
     return tallies
 
 
 def ladder(
-    bots: list[str], games: int, players: int, seed: str, clock, jobs: int = 1, kind: str = registry.DEFAULT_KIND
+    bots: list[str],
+    games: int,
+    players: int,
+    seed: str,
+    clock,
+    jobs: int = 1,
+    kind: str = registry.DEFAULT_KIND,
+    params: dict | None = None,
 ) -> dict[str, Tally]:
     """Play `games` games of `kind`; the same seed gives the same games whatever `jobs` is (game i
     depends only on the seed and i). Tallies per bot (per seat played); `jobs` > 1 plays in processes."""
     if jobs <= 1 or games <= 1:
-        return _play_games(bots, range(games), players, seed, clock, kind)
+        return _play_games(bots, range(games), players, seed, clock, kind, params)
     from concurrent.futures import ProcessPoolExecutor
 
     tallies = {name: Tally() for name in bots}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        parts = [pool.submit(_play_games, bots, range(j, games, jobs), players, seed, clock, kind) for j in range(jobs)]
+        parts = [
+            pool.submit(_play_games, bots, range(j, games, jobs), players, seed, clock, kind, params)
+            for j in range(jobs)
+        ]
         for part in parts:
             for name, t in part.result().items():
                 tallies[name].add(t)

@@ -15,12 +15,13 @@ from contextlib import contextmanager, suppress
 import msgspec
 from rq import get_current_job
 
-from service.config import Settings
+from service.config import Settings, default
 from service.errors import Code, Refused, ServiceError
 from service.store.connection import connect
 from service.store.streams import EventStore
 from service.write import GameService
 
+from .budget import budgeted
 from .clocks import timed_out_level
 from .scheduler import Scheduler, TurnNotifier, ai_level, turn_key
 
@@ -62,7 +63,7 @@ class _Runtime:
             wait_timeout_ms=settings.wait_timeout_ms,
         )
         self.service = GameService(self.store, on_awaiting=TurnNotifier(self.scheduler, self.store))
-        self.prefix, self.lease_s = prefix, settings.ai_lease_s
+        self.prefix, self.lease_s, self.expert_s = prefix, settings.ai_lease_s, settings.ai_expert_s
 
     def close(self) -> None:
         try:
@@ -97,7 +98,7 @@ def play_ai_turn(
         runtime = _RUNTIMES[key] = _Runtime(settings, redis_url, prefix, partitions, queue_url)
     try:
         with _lease(runtime):
-            return runtime.loop.run_until_complete(play_turn(runtime.service, game, version, seat))
+            return runtime.loop.run_until_complete(play_turn(runtime.service, game, version, seat, runtime.expert_s))
     except BaseException:
         # A job timeout interrupts the loop wherever it is: start the next turn from scratch.
         _RUNTIMES.pop(key, None)
@@ -146,9 +147,10 @@ def _lease(runtime: _Runtime):
             turns.drop_lease(job.id)
 
 
-async def play_turn(service, game: str, version: int, seat: int) -> dict:
+async def play_turn(service, game: str, version: int, seat: int, expert_s: float | None = None) -> dict:
     """Decide the AI seat's turn from its knowledge only and submit it like a person would, with
-    its provenance; nothing if the game no longer awaits this seat at `version`."""
+    its provenance; nothing if the game no longer awaits this seat at `version`. A bot with an
+    iteration budget (the expert) gets what `expert_s` seconds of CPU buy (budget.py)."""
 
     current, state = await service.state_at(game)
     decider = await service.decider(game)
@@ -163,12 +165,14 @@ async def play_turn(service, game: str, version: int, seat: int) -> dict:
     key, failed = turn_key(game, version, seat), None
     # A bot that fails, or chooses a command the rules refuse, must not stall the game: the random
     # bot plays that turn instead, and the provenance says so (an audit re-runs the random bot).
-    for bot in (bots.make(level), bots.make("random")):
+    seconds = default("ai_expert_s") if expert_s is None else expert_s
+    for name in (level, "random"):
         started = time.perf_counter()
-        try:
+        try:  # the budget's timing run is the bot's own search: a failure there falls back too
+            bot = budgeted(bots, name, knowledge, seat, seconds)
             command = bot.choose(knowledge, seat, random.Random(key))
         except Exception as error:
-            failed = _failure(game, version, seat, bot.name, repr(error))
+            failed = _failure(game, version, seat, name, repr(error))
             continue
         think = time.perf_counter() - started
         provenance = provenance_of(bots, bot, knowledge, key) | ({"fallback": failed} if failed else {})

@@ -240,6 +240,7 @@ class _AiCheck:
         self.view_failure: int | None
         self.rerun_failure: int | None
         self.commands, self.rerun_count, self.view_failure, self.rerun_failure = 0, 0, None, None
+        self.rerun_why = "chooses another command"  # or why the bot could not be run again
 
     def check(self, state, e: Envelope, command) -> None:
         self.commands += 1
@@ -255,17 +256,19 @@ class _AiCheck:
             self.view_failure = e.version
         elif self.rerun and self.rerun_failure is None:
             self.rerun_count += 1
-            if not self._same_choice(knowledge, e, command):
-                self.rerun_failure = e.version
+            same = self._same_choice(knowledge, e, command)
+            if same is not True:
+                self.rerun_failure, self.rerun_why = e.version, same or self.rerun_why
 
-    def _same_choice(self, knowledge, e: Envelope, command) -> bool:
+    def _same_choice(self, knowledge, e: Envelope, command) -> bool | str:
+        """True if the recorded bot chooses the command again; False if another; else why it cannot run."""
         provenance = e.provenance or {}
         try:
             assert self.bots is not None  # check() calls this only with bots
             bot = self.bots.make(provenance["bot"], **json.loads(provenance["params"]))
             again = bot.choose(knowledge, e.seat, random.Random(provenance["rng"]))
-        except Exception:  # an unknown bot, bad parameters or no RNG seed: it cannot be confirmed
-            return False
+        except Exception as error:  # an unknown bot, bad parameters or no RNG seed: it cannot be confirmed
+            return f"cannot be run again ({type(error).__name__}: {error})"
         return msgspec.to_builtins(again) == msgspec.to_builtins(command)
 
     def results(self) -> list[Check]:
@@ -305,7 +308,7 @@ class _AiCheck:
                 Check(
                     "ai_decisions",
                     False,
-                    f"the recorded bot, run again on its view at event {self.rerun_failure}, chooses another command",
+                    f"the recorded bot, run again on its view at event {self.rerun_failure}, {self.rerun_why}",
                     self.rerun_failure,
                 )
             )

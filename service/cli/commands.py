@@ -160,7 +160,7 @@ def _ladder(args: argparse.Namespace) -> int:
         print(f"--players must be one of {game.players} for {game.kind}", file=sys.stderr)
         return 2
     lines, summary = report(
-        ladder(bots, args.games, args.players, args.seed, time.perf_counter, args.jobs, kind=game.kind)
+        ladder(bots, args.games, args.players, args.seed, time.perf_counter, args.jobs, game.kind, args.params)
     )
     print("\n".join(lines))
     print(json.dumps(summary))
@@ -275,6 +275,9 @@ def parser() -> argparse.ArgumentParser:
     ld.add_argument("--players", type=int, default=2)
     ld.add_argument("--seed", default="0")
     ld.add_argument("--jobs", type=int, default=1, help="games played in this many processes at once (same results)")
+    ld.add_argument(
+        "--params", type=json.loads, default={}, help='bots\' parameters, e.g. \'{"expert": {"iterations": 200}}\''
+    )
     ld.set_defaults(func=_ladder)
     _settings_flags(
         sub.add_parser("serve", help="run everything on one machine (embedded Redis unless REDIS_URL)"), "serve"

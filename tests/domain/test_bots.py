@@ -61,9 +61,9 @@ def test_parameters_keep_the_games_own_names_and_say_the_budget_in_its_words():
 
 
 @pytest.mark.parametrize("kind", games.kinds())
-def test_every_registered_game_has_the_kernels_three_levels_weakest_first(kind):
+def test_every_registered_game_has_the_kernels_four_levels_weakest_first(kind):
     bots = games.get(kind).decider.bots
-    assert bots.names == ("random", "greedy", "strong")
+    assert bots.names == ("random", "greedy", "strong", "expert")
     for name in bots.names:
         bot = bots.make(name)
         assert bot.name == name and isinstance(bot.params, dict) and bot.budget

@@ -37,6 +37,7 @@ def server() -> str:
         PANTHEON_AI_WORKERS="1",
         PANTHEON_AI_SWEEP_S="0.5",
         PANTHEON_CLOCK_MIN_S="1",  # test-only: a turn clock runs out in seconds (tests/web/test_clocks.py)
+        PANTHEON_AI_EXPERT_S="0.05",  # an expert seat thinks briefly: the tests prove it plays, not how well
         **RELAXED_ENV,
     )
     env.pop("REDIS_URL", None)  # the embedded Redis: the README's first command, as a person runs it

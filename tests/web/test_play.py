@@ -32,6 +32,19 @@ def test_a_whole_game_against_the_ai_is_played_by_clicks_to_the_end_and_shows_th
     scan_played_game(page, server, game, "pantheon")  # no id nor dump on any page of the game
 
 
+def test_an_expert_ai_chosen_in_the_new_game_form_answers_the_persons_moves(watched, server):
+    page = watched().page()
+    game = new_game(page, **{"Player B": "ai:expert"})  # the level list comes from the API document
+    assert httpx.get(f"{server}/games/{game}").json()["seats"][1]["level"] == "expert"
+    for _ in range(30):  # click until the expert has answered: an event of its seat's command
+        events = httpx.get(f"{server}/games/{game}/events", params={"after": 0}).json()["events"]
+        if any(e["seat"] == 1 and e["command"] for e in events):
+            break
+        play_by_clicks(page, random.Random(5), commands=1, timeout_s=60)
+    assert any(e["seat"] == 1 and e["command"] for e in events)
+    page.wait_for_selector("[data-choice]")  # and the person has choices again
+
+
 def _version(page) -> int:
     return int(page.evaluate("document.body.dataset.version || 0"))
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.bots import Bot, Search, bot_factories
 from domain.bots import make_bot as _make_bot
+from domain.ismcts import ExpertBot
 from domain.kernel import Bots
 
 from ..decide import apply
@@ -34,14 +35,19 @@ SEARCH = Search(
         "random": {},
         "greedy": {"determinizations": 2, "samples": 4},
         "strong": {"width": 6, "worlds": 8, "plies": 8, "samples": 4, "policy": "greedy"},
+        "expert": {"iterations": 1000, "exploration": 0.3, "plies": 8, "policy": "random", "samples": 4, "scale": 2.5},
     },
     budgets={
         "random": "one uniformly random legal command",
         "greedy": "every candidate one command ahead on {determinizations} dealt states",
         "strong": "{width} candidates x {worlds} dealt states: {rollouts} rollouts of {plies} {policy} commands",
+        "expert": (
+            "{iterations} ISMCTS iterations, each a world dealt from the seat's knowledge, UCB1 (c={exploration}) "
+            "over the candidates available in it, one node added and a {policy} playout of up to {plies} commands"
+        ),
     },
 )
-BOTS = bot_factories(SEARCH)  # by name, weakest first
+BOTS = bot_factories(SEARCH, {"expert": ExpertBot})  # by name, weakest first
 
 
 def make_bot(name: str, **params: Any) -> Bot:

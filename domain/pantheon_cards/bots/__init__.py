@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.bots import Bot, Search, bot_factories
 from domain.bots import make_bot as _make_bot
+from domain.ismcts import ExpertBot
 from domain.kernel import Bots
 
 from ..decide import apply
@@ -55,6 +56,14 @@ SEARCH = Search(
             "evaluation": "queue",
             "split_draws": True,
         },
+        "expert": {
+            "iterations": 1000,
+            "exploration": 0.3,
+            "plies": 14,
+            "policy": "random",
+            "samples": 0,
+            "scale": 2.5,
+        },
     },
     budgets={
         "random": "one uniformly random legal command",
@@ -64,9 +73,13 @@ SEARCH = Search(
             "and as another card), then the best {width} x {worlds} deals: {rollouts} {policy} playouts of up to "
             "{plies} commands (to the seat's next turn), judged by the {evaluation} evaluation"
         ),
+        "expert": (
+            "{iterations} ISMCTS iterations, each a world dealt from the seat's knowledge, UCB1 (c={exploration}) "
+            "over the candidates available in it, one node added and a {policy} playout of up to {plies} commands"
+        ),
     },
 )
-BOTS = bot_factories(SEARCH)  # by name, weakest first
+BOTS = bot_factories(SEARCH, {"expert": ExpertBot})  # by name, weakest first
 BOTS["strong"] = lambda: StrongBot(SEARCH, "strong", dict(SEARCH.params["strong"]))  # the game's own (bots/strong.py)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from domain.bots import Bot, Search, bot_factories
 from domain.bots import make_bot as _make_bot
+from domain.ismcts import ExpertBot
 from domain.kernel import Bots
 
 from ..commands import Command
@@ -41,7 +42,19 @@ SEARCH = Search(
     random_command=random_command,
     mover=_mover,
     horizon=lambda state: state.round,  # playouts go to the end of the round at most
-    params={"random": {}, "greedy": {"samples": 2}, "strong": {"width": 4, "worlds": 3, "plies": 24}},
+    params={
+        "random": {},
+        "greedy": {"samples": 2},
+        "strong": {"width": 4, "worlds": 3, "plies": 24},
+        "expert": {
+            "iterations": 1000,
+            "exploration": 0.3,
+            "plies": 24,
+            "policy": "random",
+            "samples": 0,
+            "scale": 2.5,
+        },
+    },
     budgets={
         "random": "one uniformly random legal command",
         "greedy": "every candidate one command ahead on {samples} draws of chance",
@@ -49,11 +62,15 @@ SEARCH = Search(
             "{width} candidates x {worlds} draws of chance: {rollouts} greedy playouts of up to {plies} commands "
             "(to the round's end)"
         ),
+        "expert": (
+            "{iterations} ISMCTS iterations, each a world dealt from the seat's knowledge, UCB1 (c={exploration}) "
+            "over the candidates available in it, one node added and a {policy} playout of up to {plies} commands (to the round's end)"
+        ),
     },
     # the greedy bot's draws of chance were recorded as `samples` (the audit makes bots from records)
     aliases={"determinizations": "samples"},
 )
-BOTS = bot_factories(SEARCH)  # by name, weakest first
+BOTS = bot_factories(SEARCH, {"expert": ExpertBot})  # by name, weakest first
 
 
 def make_bot(name: str, **params: Any) -> Bot:

@@ -129,7 +129,7 @@ async function gameSchema() {
     const seatTypes = ((((requests[0] || {}).properties || {}).seats || {}).items || {}).oneOf || [];
     const ai = seatTypes.map(deref).find((s) => s && s.properties && s.properties.level);
     return { kinds: kinds.length ? kinds : [FALLBACK], levels: ai ? ai.properties.level.enum : ["random"] };
-  }).catch(() => ({ kinds: [FALLBACK], levels: ["random", "greedy", "strong"] }));
+  }).catch(() => ({ kinds: [FALLBACK], levels: ["random", "greedy", "strong", "expert"] }));
   return schemaPromise;
 }
 

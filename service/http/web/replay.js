@@ -91,7 +91,7 @@ export class ReplayPage {
       h("p", {}, `Play on from event ${at} (where that move ends):`),
       Array.from({ length: players }, (_, i) => h("p", {}, h("label", {}, `${seatName(i)} `,
         h("select", { name: `seat${i}` }, [["me", "You"], ["invite", "A friend (invite link)"], ["ai:random", "AI (random)"],
-          ["ai:greedy", "AI (greedy)"], ["ai:strong", "AI (strong)"]].map(([v, t]) =>
+          ["ai:greedy", "AI (greedy)"], ["ai:strong", "AI (strong)"], ["ai:expert", "AI (expert)"]].map(([v, t]) =>
           h("option", { value: v, selected: v === ((mine ?? 0) === i ? "me" : "ai:random") }, t)))))),
       h("button", { type: "submit" }, "Start the fork"));
     this.forkArea.replaceChildren(form);

@@ -17,7 +17,7 @@ from domain.pantheon.random_play import random_command
 from domain.pantheon.state import State, clone
 from domain.rng import game_rng
 
-SMALL = {"random": {}, "greedy": {}, "strong": {"width": 3, "worlds": 2, "plies": 4}}
+SMALL = {"random": {}, "greedy": {}, "strong": {"width": 3, "worlds": 2, "plies": 4}, "expert": {"iterations": 12}}
 
 
 def game_states(seed: str, players: int, every: int = 7) -> list[State]:

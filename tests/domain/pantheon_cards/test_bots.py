@@ -130,7 +130,8 @@ out = []
 for state in _positions(24)[::3]:
     seat = state.awaiting
     for name in sorted(BOTS):
-        command = make_bot(name).choose(seat_knowledge(state, seat), seat, random.Random("audit"))
+        bot = make_bot(name, **({"iterations": 40} if name == "expert" else {}))
+        command = bot.choose(seat_knowledge(state, seat), seat, random.Random("audit"))
         out.append(msgspec.to_builtins(command))
 print(json.dumps(out))
 """

@@ -66,7 +66,7 @@ def test_a_bot_chooses_from_knowledge_alone_so_hidden_vp_change_nothing():
 
 
 def test_the_levels_are_named_weakest_first():
-    assert tuple(BOTS) == ("random", "greedy", "strong") and PERGAMON.bots.names == tuple(BOTS)
+    assert tuple(BOTS) == ("random", "greedy", "strong", "expert") and PERGAMON.bots.names == tuple(BOTS)
     assert make_bot("strong", width=2).params["width"] == 2 and make_bot("strong").budget
 
 

@@ -1,6 +1,7 @@
 """AI turns through RQ: real worker processes, real Redis, the same command path as people."""
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -97,9 +98,9 @@ def test_the_same_ai_turn_run_twice_applies_once(redis_url, prefix):
     assert batch[0].provenance["rng"] == turn_key(game, version, seat) and batch[0].provenance["budget"]
 
 
-def _all_ai_game(redis_url: str, prefix: str, body: dict) -> tuple[dict, dict]:
-    """A game created with `body` (AI seats only), played to its end by two real workers: its
-    status and its audit."""
+def _all_ai_game(redis_url: str, prefix: str, body: dict, **env: str) -> tuple[dict, dict]:
+    """A game created with `body` (AI seats only), played to its end by two real workers (with
+    these environment variables): its status and its audit."""
 
     async def play() -> tuple[dict, dict]:
         async with api_client(redis_url, prefix) as client:
@@ -112,7 +113,7 @@ def _all_ai_game(redis_url: str, prefix: str, body: dict) -> tuple[dict, dict]:
                 await asyncio.sleep(0.2)
             return detail, (await client.get(f"/games/{game}/audit")).json()
 
-    workers = [worker(redis_url, prefix), worker(redis_url, prefix)]
+    workers = [worker(redis_url, prefix, **env), worker(redis_url, prefix, **env)]
     try:
         return asyncio.run(play())
     finally:
@@ -302,3 +303,19 @@ def test_a_short_card_game_of_three_ai_seats_at_every_level_is_played_to_its_end
     scheduler = Scheduler(redis_url, prefix, PARTITIONS, queue=QUEUE_URL)
     Sweeper(scheduler).sweep()
     assert scheduler.turns.redis.hlen(scheduler.turns.turns_key) == 0
+
+
+def test_an_expert_seat_plays_a_game_to_its_end_through_the_api_on_its_time_budget(redis_url, prefix):
+    seats = [{"type": "ai", "level": level} for level in ("expert", "greedy")]
+    detail, audit = _all_ai_game(redis_url, prefix, {"kind": "pergamon", "seats": seats}, PANTHEON_AI_EXPERT_S="0.01")
+    assert detail["finished"] and [s["level"] for s in detail["seats"]] == ["expert", "greedy"]
+    assert audit["ok"] and {c["name"]: c["ok"] for c in audit["checks"]}["ai_views"] is True, audit
+    _, envelopes = asyncio.run(state_of(redis_url, prefix, detail["game"]))
+    expert = [e.provenance for e in envelopes if e.provenance and e.provenance["bot"] == "expert"]
+    assert len(expert) > 10 and all("fallback" not in p for p in expert)
+    iterations = [json.loads(p["params"])["iterations"] for p in expert]  # the time budget, as iterations
+    assert min(iterations) >= 16 and all(p["budget"].startswith(f"{n} ISMCTS") for p, n in zip(expert, iterations))
+    rerun = audit_report(
+        header_of(redis_url, prefix, detail["game"]), envelopes, games.get("pergamon").decider, rerun_bots=True
+    )
+    assert {c.name: c.ok for c in rerun.checks}["ai_decisions"] is True  # the recorded budget chooses the same again

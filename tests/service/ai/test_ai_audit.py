@@ -4,6 +4,7 @@ recorded command again; a log whose provenance was rewritten (with the hash chai
 fails at exactly that command. A failing bot falls back to the random bot, on the record."""
 
 import dataclasses
+import json
 import random
 
 import msgspec
@@ -146,9 +147,11 @@ async def test_a_command_the_recorded_bot_would_not_choose_fails_the_rerun_at_th
     report = audit(header, rewritten(envelopes, target.version, rng="another rng"), PANTHEON, rerun_bots=True)
     assert checks(report)["ai_views"] == (True, None)  # it saw only its seat's knowledge …
     assert checks(report)["ai_decisions"] == (False, target.version)  # … but not that bot chose this
-    assert checks(audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON, rerun_bots=True))[
-        "ai_decisions"
-    ] == (False, target.version)
+    unknown = audit(header, rewritten(envelopes, target.version, bot="no-such-bot"), PANTHEON, rerun_bots=True)
+    assert checks(unknown)["ai_decisions"] == (False, target.version)
+    assert "cannot be run again (KeyError: 'no-such-bot')" in next(
+        c.detail for c in unknown.checks if c.name == "ai_decisions"
+    )
 
 
 class CrashingBot:
@@ -181,3 +184,15 @@ async def test_a_failing_bot_does_not_stall_the_game_the_random_bot_plays_that_t
     assert turn.provenance["fallback"].startswith("greedy: ") and reason in turn.provenance["fallback"]
     report = audit(header, envelopes, PANTHEON, rerun_bots=True)
     assert checks(report)["ai_decisions"] == (True, None)  # the random bot's choice, confirmed
+
+
+async def test_an_expert_games_moves_are_confirmed_by_running_its_search_again_with_the_recorded_budget(service):
+    game = (await service.create("pantheon", {}, [SeatSpec(type="ai", level=lv) for lv in ("expert", "greedy")])).game
+    while (awaited := PANTHEON.awaited((current := await service.state_at(game))[1])) is not None:
+        assert (await play_turn(service, game, current[0], awaited.seat, expert_s=0.01))["outcome"] == "played"
+    header, envelopes = await load_export(service.store, game)
+    expert = [e for e in envelopes if e.provenance and e.provenance["bot"] == "expert"]
+    assert len(expert) > 20 and all("fallback" not in e.provenance for e in expert)
+    assert all(json.loads(e.provenance["params"])["iterations"] >= 16 for e in expert)  # the budget, recorded
+    report = audit(header, envelopes, PANTHEON, rerun_bots=True)
+    assert checks(report)["ai_views"] == (True, None) and checks(report)["ai_decisions"] == (True, None)

@@ -100,3 +100,9 @@ def test_a_player_count_or_bot_the_game_does_not_have_is_refused(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "must be" in err or "needs two or more" in err
+
+
+def test_the_ladder_plays_the_expert_with_parameters_given_on_the_command_line(capsys):
+    argv = ["ladder", "--game", "pergamon", "--games", "2", "--bots", "expert,random", "--players", "2"]
+    assert main([*argv, "--params", '{"expert": {"iterations": 8}}']) == 0
+    assert set(_last_json(capsys)["results"]) == {"expert", "random"}

@@ -60,7 +60,7 @@ async def test_an_ai_level_no_bot_has_is_refused_and_changes_nothing(service):
     with pytest.raises(ServiceError) as refused:
         await service.create("pantheon", {}, [SeatSpec(), SeatSpec(type="ai", level="genius")])
     assert status_of(refused.value) == 422 and refused.value.code == "unknown_level"
-    assert "greedy, random, strong" in refused.value.message
+    assert "expert, greedy, random, strong" in refused.value.message
     assert await service.lobby(10) == []
     created, _ = await new_game(service)
     with pytest.raises(ServiceError) as refused:
