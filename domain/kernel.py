@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Union
+from typing import Any, Protocol, TypeGuard, Union
 
 import msgspec
 
@@ -153,12 +153,8 @@ def is_platform(event: Any) -> bool:
 def evolve(decider: Decider, state: Any, event: Any) -> Any:
     """The game's `evolve`, passing over the platform's events but a forfeit (the game ends)."""
     if isinstance(event, PlatformEvent):
-        return forfeited(decider, state, event.seat) if isinstance(event, TimedOut) and _forfeits(event) else state
+        return forfeited(decider, state, event.seat) if forfeits(event) else state
     return decider.evolve(state, event)
-
-
-def _forfeits(event: TimedOut) -> bool:
-    return event.then == "forfeit"
 
 
 def forfeited(decider: Decider, state: Any, seat: int) -> Any:
@@ -167,18 +163,31 @@ def forfeited(decider: Decider, state: Any, seat: int) -> Any:
         return decider.forfeit(state, seat)
     players = state.options.players  # every game's options have `players`
     scores = decider.scores(state, True) if decider.scores else [0] * players
-    order = sorted((s for s in range(players) if s != seat), key=lambda s: -(scores[s] or 0))
-    best = scores[order[0]] or 0
-    changes: dict[str, Any] = {"finished": True, "winners": [s for s in order if (scores[s] or 0) == best]}
-    if hasattr(state, "places"):  # 1 = first, ties share a place, the forfeiting seat last
-        places = [0] * players
-        for s in order:
-            places[s] = 1 + sum(1 for o in order if (scores[o] or 0) > (scores[s] or 0))
-        places[seat] = players
+    winners, places = forfeit_ranking(scores, seat)
+    changes: dict[str, Any] = {"finished": True, "winners": winners}
+    if hasattr(state, "places"):
         changes["places"] = places
     if hasattr(state, "end_reason"):
         changes["end_reason"] = "time_out"
     return msgspec.structs.replace(state, **changes)
+
+
+def forfeit_ranking(scores: Sequence[int | None], seat: int) -> tuple[list[int], list[int]]:
+    """(winners, places) when `seat` forfeits: the others by these scores (ties share a place,
+    1 = first), the forfeiting seat last."""
+    players = len(scores)
+    order = sorted((s for s in range(players) if s != seat), key=lambda s: -(scores[s] or 0))
+    best = scores[order[0]] or 0
+    places = [0] * players
+    for s in order:
+        places[s] = 1 + sum(1 for o in order if (scores[o] or 0) > (scores[s] or 0))
+    places[seat] = players
+    return [s for s in order if (scores[s] or 0) == best], places
+
+
+def forfeits(event: Any) -> TypeGuard[TimedOut]:
+    """Whether `event` is a time-out that ends the game (the one platform event that changes a state)."""
+    return isinstance(event, TimedOut) and event.then == "forfeit"
 
 
 def redact(decider: Decider, event: Any, viewer: int | None) -> Any:
@@ -216,7 +225,7 @@ def fold(decider: Decider, events: Iterable[Any], state: Any = None) -> Any:
     for event in events:
         if not isinstance(event, PlatformEvent):
             batch.append(event)
-        elif isinstance(event, TimedOut) and _forfeits(event):  # the game's events so far, then the end
+        elif forfeits(event):  # the game's events so far, then the end
             state = forfeited(decider, _fold_game(decider, batch, state), event.seat)
             batch = []
     return _fold_game(decider, batch, state)

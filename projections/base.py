@@ -72,12 +72,16 @@ class GameFold:
         self.version = 0
 
     def apply(self, version: int, event: Any) -> None:
-        """Fold event number `version` (a platform event changes no model, only the version);
-        refuses a gap or an event applied twice."""
+        """Fold event number `version` (a platform event reaches only the projections that follow
+        them, `follows_platform`: a forfeit ends the game; the others keep their model); refuses a
+        gap or an event applied twice."""
         if version != self.version + 1:
             raise ValueError(f"event {version} cannot follow version {self.version}")
-        if not is_platform(event):
-            self.models = [p.apply(m, version, event) for p, m in zip(self.projections, self.models)]
+        platform = is_platform(event)
+        self.models = [
+            m if platform and not getattr(p, "follows_platform", False) else p.apply(m, version, event)
+            for p, m in zip(self.projections, self.models)
+        ]
         self.version = version
 
     def apply_all(self, events: Iterable[tuple[int, Any]]) -> None:

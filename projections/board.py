@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain.kernel import Decider
+from domain.kernel import Decider, evolve
 
 
 @dataclass(frozen=True)
@@ -17,13 +17,15 @@ class BoardProjection:
     decider: Decider
     name: str = "board"
     version: int = 1
+    follows_platform: bool = True  # a forfeit (a platform event) ends the game: the views say so
 
     def initial(self) -> Any:
         return self.decider.initial_state()
 
     def apply(self, model: Any, version: int, event: Any) -> Any:
-        # evolve updates the state in place: the model belongs to this fold alone
-        return self.decider.evolve(model, event)
+        # evolve updates the state in place: the model belongs to this fold alone; the kernel's passes
+        # over the platform's events but a forfeit
+        return evolve(self.decider, model, event)
 
     def seats(self, model: Any) -> list[int]:
         return [] if model is None else list(range(model.players))  # every game's state counts its players

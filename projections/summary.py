@@ -12,6 +12,8 @@ from typing import Any
 
 import msgspec
 
+from domain.kernel import forfeit_ranking, forfeits, is_platform
+
 
 class SummaryModel(msgspec.Struct, kw_only=True):
     version: int = 0
@@ -38,13 +40,16 @@ class SummaryProjection:
     rules: SummaryRules
     name: str = "summary"
     version: int = 1
+    follows_platform: bool = True  # a forfeit (a platform event) ends the game: the lobby says so
 
     def initial(self) -> SummaryModel:
         return SummaryModel(details=self.rules.details())
 
-    def apply(self, model: SummaryModel, version: int, event: object) -> SummaryModel:
-        handler = self.rules.handlers.get(type(event))
-        if handler is not None:
+    def apply(self, model: SummaryModel, version: int, event: Any) -> SummaryModel:
+        if forfeits(event):  # ranked by the scores the summary holds, as the game ranks them (kernel)
+            model.status, model.awaiting = "finished", None
+            model.winners = forfeit_ranking(model.scores, event.seat)[0] if model.scores else []
+        elif not is_platform(event) and (handler := self.rules.handlers.get(type(event))) is not None:
             handler(model, event)
         model.version = version
         return model

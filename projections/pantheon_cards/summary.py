@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from domain.kernel import evolve
 from domain.pantheon_cards import PANTHEON_CARDS, State
 from domain.pantheon_cards.rules import scores
 from domain.pantheon_cards.state import SETUP
@@ -49,6 +50,7 @@ class SummaryProjection:
     kind: str = "pantheon_cards"
     name: str = "summary"
     version: int = 1
+    follows_platform: bool = True  # a forfeit (a platform event) ends the game: the lobby says so
 
     @property
     def _shared(self) -> _Shared:  # the view every game's summary shares
@@ -58,7 +60,9 @@ class SummaryProjection:
         return CardsSummaryModel(self._shared.initial())
 
     def apply(self, model: CardsSummaryModel, version: int, event: Any) -> CardsSummaryModel:
-        model.state = PANTHEON_CARDS.evolve(model.state, event)
+        model.state = evolve(
+            PANTHEON_CARDS, model.state, event
+        )  # the kernel's: passes over the platform's but a forfeit
         _draw(model.summary, model.state)
         model.summary.version = version
         return model
