@@ -127,14 +127,16 @@ def screenshot(page, name: str) -> None:
 
 def new_game(page, kind: str | None = None, **options: str) -> str:
     """The new-game form with its defaults (you and one AI), or of the game `kind` with these
-    options (by field name, each value as the request sends it or as the form shows it): the
-    game's id, from the address."""
+    options (by field name, each value as the request sends it or as the form shows it; a seat's
+    choice by its label, "Player B"): the game's id, from the address."""
     page.goto("/")
     page.get_by_role("button", name="New game").click()
     if kind:
         page.get_by_label("Game", exact=True).select_option(kind)
-    for name, value in options.items():
-        page.locator(f"select[name='option:{name}']").select_option(value)
+    for name, value in options.items():  # "Player B": that seat's choice (a person, an AI level)
+        seat = re.fullmatch(r"Player ([A-Z])", name)
+        field = f"seat{ord(seat[1]) - ord('A')}" if seat else f"option:{name}"
+        page.locator(f"select[name='{field}']").select_option(value)
     page.get_by_role("button", name="Start").click()
     page.wait_for_function("location.hash.startsWith('#/game/')")
     page.wait_for_selector("svg.board")

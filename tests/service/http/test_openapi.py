@@ -56,6 +56,7 @@ def test_every_operation_has_an_explicit_snake_case_id_a_tag_and_problem_respons
             "reissue_seat_token",
             "name_seat",
             "rematch_game",
+            "get_glossary",
         }
     )
     for op in operations:

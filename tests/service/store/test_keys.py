@@ -83,6 +83,7 @@ async def test_every_key_left_in_redis_is_a_listed_one(store, redis_url, prefix)
     await store.claims.count_skipped("error")
     await store.claims.say_alive("host-1", 60)
     await store.server_secret().value()
+    assert await store.awaiting.beat(1_000) is None  # the clock keeper's first look
 
     turns = AiTurns(redis_url, redis_url, prefix, store.partitions)
     try:
