@@ -156,7 +156,14 @@ def test_the_admin_hands_a_seat_to_the_ai_which_plays_it_from_then_on(redis_url,
             handed = await client.post(url, json={"level": "random"}, headers={"Authorization": f"Bearer {admin}"})
             assert handed.status_code == 200 and handed.json() == {"seat": seat, "level": "random"}
             seats = (await client.get(f"/games/{game}")).json()["seats"]
-            assert seats[seat] == {"seat": seat, "type": "ai", "level": "random", "claimed": True, "reserved": False, "name": None}
+            assert seats[seat] == {
+                "seat": seat,
+                "type": "ai",
+                "level": "random",
+                "claimed": True,
+                "reserved": False,
+                "name": None,
+            }
             assert seats[1 - seat]["type"] == "human"
             return game, seat, version
 
@@ -188,7 +195,14 @@ def test_a_person_takes_back_a_seat_handed_to_the_ai_and_the_queued_ai_turn_then
             asked = time.time()
             back = await client.delete(url, headers=bearer(tokens[seat]))
             assert back.status_code == 200, back.text
-            assert back.json() == {"seat": seat, "type": "human", "level": None, "claimed": True, "reserved": False, "name": None}
+            assert back.json() == {
+                "seat": seat,
+                "type": "human",
+                "level": None,
+                "claimed": True,
+                "reserved": False,
+                "name": None,
+            }
             again = await client.delete(url, headers=bearer(admin))
             assert again.status_code == 409 and again.json()["code"] == "not_handed_over"
             ai_game, ai_admin, _ = await new_game(client, seats=("human", "ai"))
