@@ -84,7 +84,7 @@ async def claim_named(
     instant between (or a game that ended then) leaves the seat claimed and unnamed (None), so that
     the token is never lost: the player names the seat afterwards."""
     check_name(name, names_of(await games.meta(game)), seat)
-    token = await claim(games, game, seat, invite, idempotency_key)
+    token = await claim(games, game, seat, invite, idempotency_key, name=name)
     try:
         return token, await name_seat(games, game, seat, name, token_hash(token))
     except (DomainError, ServiceError):

@@ -33,16 +33,23 @@ def invite_fields(invites: dict[int, str]) -> dict[str, str]:
 
 
 async def claim(
-    games: Games, game: str, seat: int, invite: str | None = None, idempotency_key: str | None = None
+    games: Games,
+    game: str,
+    seat: int,
+    invite: str | None = None,
+    idempotency_key: str | None = None,
+    name: str | None = None,
 ) -> str:
     """A new seat token for an unclaimed human seat (shown once, stored hashed); a seat reserved
     by an invite is claimed only with its code. With an Idempotency-Key (at least 16 characters)
     the token is derived from it, so a retry whose reply was lost gets the same token (for as long
-    as the key is remembered); a claim with another key finds the seat taken."""
+    as the key is remembered); a claim with another key finds the seat taken. `name`: the name the
+    claim gives the seat (names.claim_named names it), part of what a retry must repeat."""
     if idempotency_key:  # 400 for a short key before anything else
         token, request = (
             claim_token(await games.secret.value(), game, seat, idempotency_key),
-            request_hash(claim=seat, invite=invite),
+            # the name is part of the request: the same key with another name is another request (422)
+            request_hash(claim=seat, invite=invite, **({"name": name} if name is not None else {})),
         )
     else:
         token, request = secrets.token_urlsafe(24), ""

@@ -138,3 +138,15 @@ def test_the_audit_and_the_export_carry_the_names(api):
     audit = api.get(f"/games/{game}/audit").json()
     assert not [c for c in audit["checks"] if c["ok"] is False], audit["checks"]
     assert any(SVG in line["text"] for line in audit["story_events"])
+
+
+def test_a_claim_retried_with_its_key_and_another_name_is_refused_and_changes_nothing(api):
+    game, _, body = _game(api)
+    claim, key = {"invite": body["invites"][0]["code"], "name": "Bob"}, {"Idempotency-Key": uuid.uuid4().hex}
+    first = api.post(f"/games/{game}/seats/1/claim", json=claim, headers=key)
+    assert first.status_code == 201, first.text
+    again = api.post(f"/games/{game}/seats/1/claim", json=claim, headers=key)  # a retry: its first answer
+    assert again.status_code == 201 and again.json()["token"] == first.json()["token"]
+    other = api.post(f"/games/{game}/seats/1/claim", json={**claim, "name": "Cy"}, headers=key)
+    assert_problem(other, 422, "idempotency_key_reused")
+    assert _seats(api, game) == ["Ann", "Bob"]
