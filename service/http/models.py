@@ -388,14 +388,3 @@ class Rejected(Struct, frozen=True, kw_only=True):
         ]
         | None
     ) = None
-
-
-class HandToAi(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Hand a seat to the AI from now on (the game's admin token)."""
-
-    level: AiLevel = "greedy"  # type: ignore[valid-type]
-
-
-class SeatHanded(Struct, frozen=True, kw_only=True):
-    seat: int
-    level: str

@@ -13,11 +13,23 @@ from service.write.meta import token_hash
 
 from .auth import GameIdParam, bearer, caller_seat, provide_quotas, provide_service, require
 from .created import created
-from .games import SeatParam, SecretIdempotencyKey, admit_ai_game, game_detail
-from .models import ClaimRequest, HandToAi, Invite, PlayerName, SeatClaimed, SeatHanded, SeatInfo
+from .games import SeatParam, SecretIdempotencyKey, admit_ai_game
+from .models import AiLevel, ClaimRequest, Invite, PlayerName, SeatClaimed, SeatInfo
 from .openapi import SEAT_TOKEN, OptionalBody
+from .page import game_detail
 from .problems import problems
 from .quotas import Quotas
+
+
+class HandToAi(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Hand a seat to the AI from now on (the game's admin token)."""
+
+    level: AiLevel = "greedy"  # type: ignore[valid-type]
+
+
+class SeatHanded(Struct, frozen=True, kw_only=True):
+    seat: int
+    level: str
 
 
 class SeatNameRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
