@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import msgspec
@@ -55,8 +56,10 @@ PREFIX = "bench"
 class Processes:
     """Server processes on the private Redis, stopped at the end."""
 
-    def __init__(self, redis_url: str, keep_alive_s: float, wait_replicas: int | None = None) -> None:
-        self.redis_url, self.procs, self.pids = redis_url, [], {}
+    def __init__(
+        self, redis_url: str, keep_alive_s: float, wait_replicas: int | None = None, logs: Path | None = None
+    ) -> None:
+        self.redis_url, self.procs, self.pids, self.logs = redis_url, [], {}, logs
         # keep-alive beyond the longest think time: wrk sends a request at once on a connection it
         # had to open again while a think-time delay is pending, and sends again when the delay
         # ends, so a server that closed idle connections (5 s by default) would see a command
@@ -73,14 +76,22 @@ class Processes:
         if wait_replicas is not None:
             self.env["PANTHEON_WAIT_REPLICAS"] = str(wait_replicas)
 
+    def _output(self, name: str) -> Any:
+        """Where a server's output goes: nowhere, or a file of its own under --logs."""
+        if self.logs is None:
+            return subprocess.DEVNULL
+        self.logs.mkdir(parents=True, exist_ok=True)
+        return (self.logs / f"{name}.log").open("ab")
+
     def api(self) -> int:
         port = free_port()
+        output = self._output(f"api-{port}")
         self.procs.append(
             subprocess.Popen(
                 [sys.executable, "-m", "service.cli", "api"],
                 env=dict(self.env, PANTHEON_PORT=str(port)),
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
             )
         )
         _wait(f"http://127.0.0.1:{port}/health/ready")
@@ -89,12 +100,13 @@ class Processes:
 
     def projector(self) -> int:
         """A projector (the paced runs keep read models as production does); its pid."""
+        output = self._output("projector")
         self.procs.append(
             subprocess.Popen(
                 [sys.executable, "-m", "service.cli", "projector"],
                 env=self.env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
             )
         )
         return self.procs[-1].pid
@@ -181,9 +193,10 @@ def write_files(
                         out.write(f"{kind}\t{'/xadd' if bare else path}\t{token}\t{body}\n")
 
 
-def wrk(port: int, directory: Path, threads: int, seconds: float, think_ms: int) -> subprocess.Popen:
+def wrk(port: int, directory: Path, threads: int, seconds: float, think_ms: int, nice: int = 0) -> subprocess.Popen:
     return subprocess.Popen(
         [
+            *(["nice", "-n", str(nice)] if nice else []),
             "wrk",
             "-t",
             str(threads),
@@ -270,6 +283,39 @@ class CpuMeter:
         }
 
 
+def server_side(port: int, redis_url: str) -> dict:
+    """What the servers saw of a run: the API's command histogram (decide and append, in the handler:
+    a tail here is the store's or the API's, a tail only in wrk's figures is the queue before the
+    handler), its non-2xx/304 answers by route and status, and Redis's slow log and latency events."""
+    import redis as sync_redis
+
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics").text
+    buckets, answers = [], {}
+    for line in text.splitlines():
+        if line.startswith("pantheon_command_seconds_bucket"):
+            bound = line.split('le="')[1].split('"')[0]
+            buckets.append((bound, int(float(line.rsplit(" ", 1)[1]))))
+        elif (
+            line.startswith("pantheon_http_requests_total{") and 'status="2' not in line and 'status="304"' not in line
+        ):
+            answers[line.split("{", 1)[1].rsplit("}", 1)[0]] = int(line.rsplit(" ", 1)[1])
+    client = sync_redis.Redis.from_url(redis_url)
+    try:
+        slow = [
+            {"ms": round(e["duration"] / 1000, 1), "command": e["command"][:80].decode(errors="replace")}
+            for e in client.slowlog_get(10)
+        ]
+        latency = client.execute_command("LATENCY", "LATEST")
+    finally:
+        client.close()
+    return {
+        "command_seconds_le": dict(buckets),
+        "answers_not_ok": answers,
+        "redis_slowlog": slow,
+        "redis_latency": [[x.decode() if isinstance(x, bytes) else x for x in event] for event in latency],
+    }
+
+
 def saturated(servers: Processes, ports: list[int], dirs: list[Path], threads: int, seconds: float, name: str) -> dict:
     """A saturated run of `run` with the CPU time per command of these servers (`name`) and Redis, and
     the machine's 1-minute load average before and after."""
@@ -281,9 +327,9 @@ def saturated(servers: Processes, ports: list[int], dirs: list[Path], threads: i
     return report
 
 
-def run(ports: list[int], dirs: list[Path], threads: int, seconds: float, think_ms: int) -> dict:
-    """One wrk per port at once; their figures summed (rates) or from the first (latency)."""
-    reports = [result(p) for p in [wrk(port, d, threads, seconds, think_ms) for port, d in zip(ports, dirs)]]
+def run(ports: list[int], dirs: list[Path], threads: int, seconds: float, think_ms: int, nice: int = 0) -> dict:
+    """One wrk per port at once (at `nice`); their figures summed (rates) or from the first (latency)."""
+    reports = [result(p) for p in [wrk(port, d, threads, seconds, think_ms, nice) for port, d in zip(ports, dirs)]]
     total = dict(reports[0])
     total["per_s"] = round(sum(r["per_s"] for r in reports), 1)
     for key in ("commands", "refused", "exhausted", "socket_errors", "reads", "not_modified", "reads_failed"):
@@ -297,10 +343,16 @@ async def main_async(args: argparse.Namespace) -> dict:
     out: dict = {"seconds": args.seconds, "threads_saturated": args.threads, "think_s": args.think}
     with contextlib.ExitStack() as stack:
         redis_url = stack.enter_context(private_redis())
+        import redis as sync_redis
+
+        with sync_redis.Redis.from_url(redis_url) as client:  # Redis's own account of its stalls, in the report
+            client.config_set("latency-monitor-threshold", 20)
         tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-load-"))
         if args.replica:  # acknowledged means replicated: every write waits for the replica (WAIT 1)
             out["replica"] = stack.enter_context(replica_of(redis_url))
-        servers = Processes(redis_url, keep_alive_s=args.think * 1.5 + 10, wait_replicas=1 if args.replica else None)
+        servers = Processes(
+            redis_url, keep_alive_s=args.think * 1.5 + 10, wait_replicas=1 if args.replica else None, logs=args.logs
+        )
         try:
             most = max(args.processes + [1])
             api = [servers.api() for _ in range(most)]
@@ -338,10 +390,13 @@ async def main_async(args: argparse.Namespace) -> dict:
             for n in args.paced:
                 meter = CpuMeter(redis_url, {"api": servers.pids[api[0]], "projector": projector})
                 paced_dir = take(n, f"paced{n}", n, reads=args.reads)
-                out[f"paced_{n}"] = report = run(api[:1], [paced_dir], n, args.paced_seconds, think_ms)
+                out[f"paced_{n}"] = report = run(
+                    api[:1], [paced_dir], n, args.paced_seconds, think_ms, args.client_nice
+                )
                 report.update(meter.per_command(report["commands"]))
                 # the share of a core the API process used: its CPU per command times commands per second
                 report["api_cores"] = round(report["api_cpu_ms_per_command"] * report["per_s"] / 1000, 3)
+                report["server"] = server_side(api[0], redis_url)
         finally:
             servers.close()
     return out
@@ -379,6 +434,17 @@ def main() -> None:
         action="store_true",
         help="the reads as the web client made them before GET /page: the game twice, each seat's view, the "
         "awaited seat's choices (five a move; the only reads a server without /page answers)",
+    )
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=10,
+        help="the niceness of wrk in the paced runs: its 1,000 threads (one per game) would otherwise take the cores "
+        "from the server they measure (measured: the API process runnable but waiting for a core 37%% of the time), "
+        "where real players' browsers run on their own machines; 0 for the runs before 2026-11-28",
+    )
+    parser.add_argument(
+        "--logs", type=Path, help="keep the API's and the projector's output in files in this directory"
     )
     parser.add_argument(
         "--processes",

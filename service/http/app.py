@@ -237,7 +237,9 @@ def create_app(settings: Settings) -> Litestar:
             RedisError, OSError
         ):  # Redis is away: read on first use (the process starts not ready)
             await server_secret.value()
-        app.state.quotas = Quotas(queue, prefix, settings.quotas, timeout_s=redis_timeout_s)
+        app.state.quotas = Quotas(
+            queue, prefix, settings.quotas, timeout_s=redis_timeout_s, pool_size=settings.redis_pool
+        )
         app.state.fanout = Fanout(store, connect_one(redis_url, timeout_s=redis_timeout_s, partitions=partitions))
         await app.state.fanout.start()
         try:

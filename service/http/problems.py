@@ -152,7 +152,14 @@ def _validation_error(_: Request, exc: ValidationException) -> Response:
     )
 
 
+CLIENT_GONE = 499  # nginx's "client closed request": no one reads it, but the log and /metrics do
+
+
 def _http_error(_: Request, exc: HTTPException) -> Response:
+    if exc.status_code == 500 and exc.detail == "client disconnected prematurely":  # Litestar's words for it
+        return problem(
+            CLIENT_GONE, "client_closed_request", "The client closed its connection before its request ended."
+        )
     code, detail = _HTTP_CODES.get(exc.status_code, (None, None))
     if exc.status_code == 400 and exc.detail:  # e.g. "JSON is malformed: invalid character (byte 0)"
         detail = f"{exc.detail}."

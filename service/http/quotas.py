@@ -25,9 +25,18 @@ class Quotas:
     shares (PANTHEON_QUEUE_URL on a Redis Cluster: `limits`' cluster storage fails under bursts
     with redis-py 8's asyncio cluster client); the concurrency quotas are kept in the store."""
 
-    def __init__(self, redis_url: str, prefix: str, settings: QuotaSettings, *, timeout_s: float | None = None) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        prefix: str,
+        settings: QuotaSettings,
+        *,
+        timeout_s: float | None = None,
+        pool_size: int | None = None,
+    ) -> None:
         self.settings, self.prefix = settings, prefix
-        self.limiter = SlidingWindowCounterRateLimiter(rate_storage(redis_url, prefix, timeout_s))
+        storage = rate_storage(redis_url, prefix, timeout_s, **({"pool_size": pool_size} if pool_size else {}))
+        self.limiter = SlidingWindowCounterRateLimiter(storage)
         self.rates: dict[str, list[RateLimitItem]] = {
             "create": parse_many(settings.create),
             "commands": parse_many(settings.commands),

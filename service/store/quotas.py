@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from limits.aio.storage import RedisStorage
 from redis.asyncio import Redis, RedisCluster
 
-from .connection import connection_options
+from .connection import POOL_SIZE, TIMEOUT_S, BoundedPool, connection_options
 
 if TYPE_CHECKING:
     from limits.aio.storage.redis.redispy import RedispyBridge
@@ -28,15 +28,27 @@ def _limits_uri(redis_url: str) -> str:
     return {"unix": "async+redis+unix", "redis": "async+redis", "rediss": "async+rediss"}[scheme] + "://" + rest
 
 
-def rate_storage(redis_url: str, prefix: str, timeout_s: float | None = None) -> RedisStorage:
-    """The `limits` storage of the rate limits' counters on `redis_url`, under `<prefix>:limits`."""
-    options = connection_options(timeout_s) if timeout_s else connection_options()
-    return RedisStorage(_limits_uri(redis_url), implementation="redispy", key_prefix=f"{prefix}:limits", **options)
+def rate_storage(
+    redis_url: str, prefix: str, timeout_s: float | None = None, pool_size: int = POOL_SIZE
+) -> RedisStorage:
+    """The `limits` storage of the rate limits' counters on `redis_url`, under `<prefix>:limits`, on a
+    bounded pool like the store's: `limits` would make redis-py's default one, which refuses a command
+    at once when its 100 connections are in use (a 503 for a command at 1,000 paced games)."""
+    timeout = timeout_s or TIMEOUT_S
+    pool = BoundedPool.from_url(redis_url, max_connections=pool_size, timeout=timeout, **connection_options(timeout))
+    return RedisStorage(
+        _limits_uri(redis_url),
+        implementation="redispy",
+        key_prefix=f"{prefix}:limits",
+        connection_pool=pool,  # type: ignore[arg-type]  # its options are typed as scalars; a pool is documented
+    )
 
 
 async def close_rate_storage(storage: Any) -> None:
     """Close the connection pool of a storage `rate_storage` made (`limits` has no close of its own)."""
-    await cast("RedispyBridge", cast("RedisStorage", storage).bridge).storage.aclose()
+    client = cast("RedispyBridge", cast("RedisStorage", storage).bridge).storage
+    await client.aclose()
+    await client.connection_pool.disconnect()  # given to the client, so not closed with it
 
 
 class Concurrency:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from service.errors import Code, ServiceError
 from service.store.errors import (
     BusyLoadingError,
@@ -14,13 +16,17 @@ from service.store.replication import refused_for_replicas
 
 RETRY_AFTER_S = 1
 
+log = logging.getLogger(__name__)
+
 
 def store_failure(error: RedisError, *, writing: bool = False) -> ServiceError:
     """The error for a Redis that failed (try again shortly): `store_unavailable` when nothing can
     have been written, `outcome_unknown` when a write may have happened (the answer was lost after
     the script was sent), `not_replicated` when fewer replicas than the deployment requires confirmed it (or the
     master refused it for want of replicas). For the last two, a retry with the same
-    Idempotency-Key gives the real outcome."""
+    Idempotency-Key gives the real outcome. Each is logged with redis-py's words: the operator's only
+    account of why a client was told to try again."""
+    log.warning("Redis failed (%s: %s)%s", type(error).__name__, error, " while writing" if writing else "")
     if refused_for_replicas(error):
         return ServiceError(
             Code.NOT_REPLICATED,

@@ -4,6 +4,7 @@ nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import httpx
@@ -143,3 +144,17 @@ def test_over_a_rate_limit_a_request_is_429_before_its_body_is_read_whatever_the
         for body in GARBAGE:
             _assert_429(c.post(url, content=body, headers=headers), "rate_limited")
         assert _lobby(c) == before and c.get(f"/games/{game}").json()["version"] == created[0]["version"]
+
+
+async def test_a_burst_of_rate_limited_requests_beyond_the_pool_is_counted_not_refused(redis_url, prefix):
+    """The rate limits' counters share a bounded pool with waiting turns: 500 requests counted at once
+    (a busy process at 1,000 games) are all counted; `limits`' own pool refused any beyond 100 at once
+    (MaxConnectionsError: the command answered 503 `store_unavailable`)."""
+    from service.config import QuotaSettings
+    from service.http.quotas import Quotas
+
+    quotas = Quotas(redis_url, prefix, QuotaSettings(commands="100000/second"), timeout_s=5)
+    try:
+        await asyncio.gather(*(quotas.hit("commands", f"client-{i % 7}") for i in range(500)))
+    finally:
+        await quotas.close()

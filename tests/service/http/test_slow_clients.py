@@ -308,3 +308,28 @@ def test_the_connection_cap_is_lowered_to_fit_the_open_files_limit():
         assert guarded_protocol(Settings(max_connections=100)).max_connections == 100
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_client_gone_before_its_body_is_counted_as_gone_not_as_a_server_error(redis_url, prefix):
+    """A client that closes its connection in the middle of its body (a browser tab closed, a load
+    generator stopped) was counted and logged as a 500 (Litestar's "client disconnected prematurely"),
+    which an operator reads as our failure: it is a 499, client closed request, as nginx says."""
+    head = (
+        b"POST /games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 2000\r\n\r\n{"seats": '
+    )
+    with live_api(redis_url, prefix) as base:
+        for _ in range(3):
+            with _connect(base, head):
+                time.sleep(0.1)  # the app has the head and waits for the body when the client goes
+        until, counted = time.monotonic() + 5, ""
+        while time.monotonic() < until:
+            metrics = httpx.get(f"{base}/metrics").text
+            counted = [
+                line for line in metrics.splitlines() if line.startswith('pantheon_http_requests_total{method="POST"')
+            ]
+            if any('status="499"' in line for line in counted):
+                break
+            time.sleep(0.1)
+    assert any('route="/games",status="499"} 3' in line for line in counted), counted
+    assert not any('status="500"' in line for line in counted), counted
