@@ -26,7 +26,7 @@ import time
 from contextlib import asynccontextmanager
 
 import redis
-from redis.asyncio import ConnectionPool, Redis, RedisCluster
+from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 from redis.asyncio.cluster import ClusterPipeline
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
@@ -44,50 +44,6 @@ POOL_SIZE: int = default("redis_pool")
 RETRIES = 2
 DETECT_S: float = default("redis_detect_s")
 DETECT_BACKOFF_S = (0.1, 0.2, 0.5, 1.0, 2.0)  # between two questions to a node that does not answer
-
-
-class BoundedPool(ConnectionPool):
-    """redis-py's plain pool behind `max_connections` turns (an asyncio.Semaphore): a command beyond
-    them waits at most `timeout` for one, then fails as never sent ("No connection available").
-    Written instead of redis-py's BlockingConnectionPool, whose every get and release takes one
-    asyncio.Condition's lock: under load the takers and givers queue on that lock, one loop iteration a
-    hand-over, and a process at 1,000 paced games waited seconds for a pool that had idle connections
-    (docs/benchmarks.md, "The pool's convoy"); a free turn here is taken without yielding to the loop."""
-
-    def __init__(self, *, timeout: float, max_connections: int, **kwargs) -> None:
-        super().__init__(max_connections=max_connections, **kwargs)
-        self.timeout, self._turns = timeout, asyncio.Semaphore(max_connections)
-
-    async def get_connection(self, *args, **kwargs):
-        if self._turns.locked():
-            try:
-                await asyncio.wait_for(self._turns.acquire(), self.timeout)
-            except TimeoutError:
-                raise RedisConnectionError("No connection available.") from None
-        else:
-            await self._turns.acquire()  # a free turn: returns without a wait
-        # redis-py's ConnectionPool.get_connection, without its metrics hooks: its failure path calls
-        # `release`, which gives the turn back, so the turn is given back here only before that
-        try:
-            async with self._lock:
-                connection = self.get_available_connection()
-        except BaseException:
-            self._turns.release()
-            raise
-        try:
-            await self.ensure_connection(connection)
-        except BaseException:
-            await self.release(connection)
-            raise
-        return connection
-
-    async def release(self, connection) -> None:
-        held = connection in self._in_use_connections  # a turn is given back once, for a connection handed out
-        try:
-            await super().release(connection)
-        finally:
-            if held:
-                self._turns.release()
 
 
 class ClusterUnknown(RedisConnectionError):
@@ -234,14 +190,16 @@ def connect(
         return BoundedCluster.from_url(
             url, max_connections=pool_size + 8, bound=pool_size, wait_s=timeout_s, **connection_options(timeout_s)
         )
-    pool = BoundedPool.from_url(url, max_connections=pool_size, timeout=timeout_s, **connection_options(timeout_s))
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=pool_size, timeout=timeout_s, **connection_options(timeout_s)
+    )
     return Redis.from_pool(pool)
 
 
 def connect_node(host: str, port: int, *, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE) -> Redis:
     """A plain asyncio client of one node of a Redis Cluster (its own bounded pool), for what must
     run on one connection of that node: an append followed by its WAIT."""
-    pool = BoundedPool(
+    pool = BlockingConnectionPool(
         host=host, port=port, max_connections=pool_size, timeout=timeout_s, **connection_options(timeout_s)
     )
     return Redis.from_pool(pool)

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from limits.aio.storage import RedisStorage
-from redis.asyncio import Redis, RedisCluster
+from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 
-from .connection import POOL_SIZE, TIMEOUT_S, BoundedPool, connection_options
+from .connection import POOL_SIZE, TIMEOUT_S, connection_options
 
 if TYPE_CHECKING:
     from limits.aio.storage.redis.redispy import RedispyBridge
@@ -32,10 +32,12 @@ def rate_storage(
     redis_url: str, prefix: str, timeout_s: float | None = None, pool_size: int = POOL_SIZE
 ) -> RedisStorage:
     """The `limits` storage of the rate limits' counters on `redis_url`, under `<prefix>:limits`, on a
-    bounded pool like the store's: `limits` would make redis-py's default one, which refuses a command
+    bounded, waiting pool like the store's: `limits` would make redis-py's default one, which refuses a command
     at once when its 100 connections are in use (a 503 for a command at 1,000 paced games)."""
     timeout = timeout_s or TIMEOUT_S
-    pool = BoundedPool.from_url(redis_url, max_connections=pool_size, timeout=timeout, **connection_options(timeout))
+    pool = BlockingConnectionPool.from_url(
+        redis_url, max_connections=pool_size, timeout=timeout, **connection_options(timeout)
+    )
     return RedisStorage(
         _limits_uri(redis_url),
         implementation="redispy",
