@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,9 @@ DEFAULTS: dict[str, Any] = {
     "scale": 2.5,  # the evaluation (points) that makes a reward of 0.73 (logistic width): the median
     # spread of the candidates' worth one command ahead is 1.5-4 points in the three games
     "prior": 0,  # virtual visits each root candidate starts with, at its worth one command ahead
+    "width": 0,  # root candidates kept: the best `width` one command ahead (strong's); 0: all of them
+    "baseline": False,  # a reward is the gain over the dealt world's worth (the deal's luck taken out)
+    "depth": 0,  # the tree's depth at most (below it, the playout decides); 0: no limit
 }
 
 
@@ -78,8 +82,7 @@ class ExpertBot:
         if len(options) == 1:
             return options[0]
         root = _Node(seat=seat)
-        moves = [(_KEY.encode(c), c) for c in options]
-        self._seed(root, moves, first, seat, rnd)
+        moves = self._seed(root, [(_KEY.encode(c), c) for c in options], first, seat, rnd)
         for _ in range(max(1, int(self._param("iterations")))):
             self._iterate(root, moves, search.clone(search.determinize(knowledge, rnd)), rnd)
         if not root.children:  # every candidate refused in every world: the first is the best guess
@@ -87,25 +90,38 @@ class ExpertBot:
         best = max(root.children.values(), key=lambda n: (n.visits, n.reward))  # the most visited
         return best.command
 
-    def _seed(self, root: _Node, moves: list[tuple[bytes, Any]], world: Any, seat: int, rnd: random.Random) -> None:
-        """Progressive bias: each root candidate starts with `prior` visits at the reward of the
-        state one command ahead on the first dealt world (greedy's judgement), so the search spends
-        its iterations on the commands greedy would consider first and corrects it where it is wrong."""
-        prior = int(self._param("prior"))
-        if prior <= 0:
-            return
+    def _seed(
+        self, root: _Node, moves: list[tuple[bytes, Any]], world: Any, seat: int, rnd: random.Random
+    ) -> list[tuple[bytes, Any]]:
+        """The root's candidates the search compares. With `width`, the best `width` by their
+        worth one command ahead on the first dealt world (the ones strong plays out); with
+        `prior` (progressive bias), each starts with that many virtual visits at that worth, so the
+        search spends its iterations on the commands greedy would consider first and corrects it
+        where the look-ahead disagrees."""
+        prior, width = int(self._param("prior")), int(self._param("width"))
+        if prior <= 0 and width <= 0:
+            return moves
         rng = PlayoutRng(rnd)
+        worth = {}
         for key, command in moves:
             after = self._apply(world, command, rng)
             if after is not None:
-                child = root.children[key] = _Node(command, seat)
-                child.visits, child.reward = prior, prior * self._squash(self.search.evaluate(after, seat))
+                worth[key] = self._value(after, seat)
+        kept = sorted((m for m in moves if m[0] in worth), key=lambda m: -worth[m[0]])  # stable: ties keep order
+        if width > 0:
+            kept = kept[:width]
+        base = self._value(world, seat) if prior > 0 and self._param("baseline") else 0.0
+        for key, command in kept if prior > 0 else ():
+            child = root.children[key] = _Node(command, seat)
+            child.visits, child.reward = prior, prior * self._squash(worth[key] - base)
+        return (kept or moves) if width > 0 else moves
 
     def _iterate(self, root: _Node, moves: list[tuple[bytes, Any]], state: Any, rnd: random.Random) -> None:
         """One iteration on one dealt world (changed in place): select, expand, play out, back up."""
         search, rng, c = self.search, PlayoutRng(rnd), self._param("exploration")
-        node, path = root, []
-        while True:
+        depth = int(self._param("depth")) or -1
+        node, path, dealt = root, [], state
+        while len(path) != depth:
             mover = search.mover(state)
             if mover is None:
                 break
@@ -123,7 +139,11 @@ class ExpertBot:
             if chosen.visits == 0:  # just added: the tree grows by one node an iteration
                 break
         end = self._playout(state, rnd, rng)
-        rewards = {seat: self._squash(search.evaluate(end, seat)) for seat in {n.seat for n in path}}
+        relative = bool(self._param("baseline"))
+        rewards = {
+            seat: self._squash(self._value(end, seat) - (self._value(dealt, seat) if relative else 0.0))
+            for seat in {n.seat for n in path}
+        }
         for n in path:
             n.visits += 1
             n.reward += rewards[n.seat]
@@ -166,10 +186,10 @@ class ExpertBot:
     def _playout(self, state: Any, rnd: random.Random, rng: PlayoutRng) -> Any:
         """Up to `plies` commands in place by the playout players, until the horizon moves."""
         search, greedy = self.search, self._param("policy") == "greedy"
-        horizon = search.horizon(state)
+        ended = self._ends(state)
         for _ in range(int(self._param("plies"))):
             mover = search.mover(state)
-            if mover is None or search.horizon(state) != horizon:
+            if mover is None or ended(state):
                 break
             try:
                 command = self._greedy(state, mover, rnd, rng) if greedy else search.random_command(state, mover, rnd)
@@ -187,6 +207,16 @@ class ExpertBot:
             if best is None or value > worth:
                 best, worth = command, value
         return best
+
+    def _ends(self, start: Any) -> Callable[[Any], bool]:
+        """Whether a playout from `start` has gone far enough: once it passes the search's horizon
+        (a game's expert may look less far, as its strong bot does)."""
+        horizon = self.search.horizon(start)
+        return lambda state: self.search.horizon(state) != horizon
+
+    def _value(self, state: Any, seat: int) -> float:
+        """A state's worth for `seat`: the game's evaluation (a game's expert may judge as its strong bot)."""
+        return self.search.evaluate(state, seat)
 
     def _squash(self, value: float) -> float:
         """A seat's evaluation as a reward in (0, 1): a logistic of width `scale`."""

@@ -11,7 +11,6 @@ from typing import Any
 
 from domain.bots import Bot, Search, bot_factories
 from domain.bots import make_bot as _make_bot
-from domain.ismcts import ExpertBot
 from domain.kernel import Bots
 
 from ..decide import apply
@@ -19,6 +18,7 @@ from ..random_play import random_command
 from ..state import State, clone
 from .candidates import candidates
 from .evaluate import evaluate
+from .expert import ExpertBot
 from .knowledge import PantheonCardsKnowledge, determinize, seat_knowledge, view_hash
 from .strong import StrongBot
 
