@@ -120,7 +120,8 @@ class ExpertBot:
         """One iteration on one dealt world (changed in place): select, expand, play out, back up."""
         search, rng, c = self.search, PlayoutRng(rnd), self._param("exploration")
         depth = int(self._param("depth")) or -1
-        node, path, dealt = root, [], state
+        node, dealt = root, state
+        path: list[_Node] = []
         while len(path) != depth:
             mover = search.mover(state)
             if mover is None:
