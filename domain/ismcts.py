@@ -41,6 +41,8 @@ DEFAULTS: dict[str, Any] = {
     # spread of the candidates' worth one command ahead is 1.5-4 points in the three games
     "prior": 0,  # virtual visits each root candidate starts with, at its worth one command ahead
     "width": 0,  # root candidates kept: the best `width` one command ahead (strong's); 0: all of them
+    "judged": 1,  # dealt worlds the root's candidates are judged on one command ahead (for `width`, `prior`)
+    "choice": "visits",  # the command chosen: the root's most visited child, or "mean": its best mean reward
     "baseline": False,  # a reward is the gain over the dealt world's worth (the deal's luck taken out)
     "depth": 0,  # the tree's depth at most (below it, the playout decides); 0: no limit
 }
@@ -82,35 +84,37 @@ class ExpertBot:
         if len(options) == 1:
             return options[0]
         root = _Node(seat=seat)
-        moves = self._seed(root, [(_KEY.encode(c), c) for c in options], first, seat, rnd)
+        moves = self._seed(root, [(_KEY.encode(c), c) for c in options], knowledge, first, seat, rnd)
         for _ in range(max(1, int(self._param("iterations")))):
             self._iterate(root, moves, search.clone(search.determinize(knowledge, rnd)), rnd)
         if not root.children:  # every candidate refused in every world: the first is the best guess
             return options[0]
-        best = max(root.children.values(), key=lambda n: (n.visits, n.reward))  # the most visited
-        return best.command
+        if self._param("choice") == "mean":  # the best mean reward (visits spread evenly say little)
+            return max(root.children.values(), key=lambda n: (n.reward / n.visits, n.visits)).command
+        return max(root.children.values(), key=lambda n: (n.visits, n.reward)).command  # the most visited
 
     def _seed(
-        self, root: _Node, moves: list[tuple[bytes, Any]], world: Any, seat: int, rnd: random.Random
+        self, root: _Node, moves: list[tuple[bytes, Any]], knowledge: Any, first: Any, seat: int, rnd: random.Random
     ) -> list[tuple[bytes, Any]]:
-        """The root's candidates the search compares. With `width`, the best `width` by their
-        worth one command ahead on the first dealt world (the ones strong plays out); with
-        `prior` (progressive bias), each starts with that many virtual visits at that worth, so the
-        search spends its iterations on the commands greedy would consider first and corrects it
-        where the look-ahead disagrees."""
+        """The root's candidates the search compares. With `width`, the best `width` by their mean
+        worth one command ahead on `judged` dealt worlds (the first, and more dealt for this: the
+        ones strong plays out); with `prior` (progressive bias), each starts with that many virtual
+        visits at that worth, so the search spends its iterations on the commands greedy would
+        consider first and corrects it where the look-ahead disagrees."""
         prior, width = int(self._param("prior")), int(self._param("width"))
         if prior <= 0 and width <= 0:
             return moves
-        rng = PlayoutRng(rnd)
+        rng, search = PlayoutRng(rnd), self.search
+        worlds = [first] + [search.clone(search.determinize(knowledge, rnd)) for _ in range(self._param("judged") - 1)]
         worth = {}
         for key, command in moves:
-            after = self._apply(world, command, rng)
-            if after is not None:
-                worth[key] = self._value(after, seat)
+            values = [self._value(after, seat) for w in worlds if (after := self._apply(w, command, rng)) is not None]
+            if values:
+                worth[key] = sum(values) / len(values)
         kept = sorted((m for m in moves if m[0] in worth), key=lambda m: -worth[m[0]])  # stable: ties keep order
         if width > 0:
             kept = kept[:width]
-        base = self._value(world, seat) if prior > 0 and self._param("baseline") else 0.0
+        base = sum(self._value(w, seat) for w in worlds) / len(worlds) if prior > 0 and self._param("baseline") else 0.0
         for key, command in kept if prior > 0 else ():
             child = root.children[key] = _Node(command, seat)
             child.visits, child.reward = prior, prior * self._squash(worth[key] - base)

@@ -88,6 +88,10 @@ def test_with_strongs_candidates_greedy_playouts_and_a_baseline_the_search_still
     )
     bots = bot_factories(search, {"expert": ExpertBot})
     state = {"totals": [0, 0], "turn": 0}
-    for extra in ({"width": 2}, {"width": 2, "prior": 3, "depth": 1, "baseline": True}, {"depth": 2}):
+    for extra in (
+        {"width": 2},
+        {"width": 2, "prior": 3, "depth": 1, "baseline": True, "choice": "mean", "judged": 2},
+        {"depth": 2},
+    ):
         assert make_bot(bots, "expert", **extra).choose(state, 0, random.Random(5)) == Add(0, 3), extra
     assert state == {"totals": [0, 0], "turn": 0}
