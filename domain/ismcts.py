@@ -14,7 +14,17 @@ knows its own options; a candidate the rules refuse in a world is not available 
 is a seat's evaluation squashed to (0, 1) by a logistic of width `scale` (a won game near 1, a
 lost one near 0). The budget is a number of iterations, never a clock: the same knowledge, seed
 and parameters give the same command (the service turns a time budget into iterations and
-records them)."""
+records them).
+
+The games' experts see at least what their strong bot sees and spend their budget on more of it:
+the root's candidates are strong's (`width`: the best one command ahead), each starting at that
+worth (`prior`), the playouts are strong's greedy rollouts to its horizon (`policy`, `plies`), the
+tree stops below the root (`depth` 1: an opponent's reply expanded at random in each world told
+less than a greedy one played out), a reward is the gain over the dealt world's own worth
+(`baseline`: the deal's luck, which strong cancels by trying every candidate on the same worlds,
+taken out) and the command is the best mean, not the most visited (`choice`: with rewards of
+similar size UCB1 spreads its visits nearly evenly). The defaults here are the first expert's, so
+that a search recorded with its parameters runs again as it ran."""
 
 from __future__ import annotations
 

@@ -60,9 +60,17 @@ SEARCH = Search(
             "iterations": 1000,
             "exploration": 0.3,
             "plies": 14,
-            "policy": "random",
+            "policy": "greedy",
             "samples": 0,
-            "scale": 2.5,
+            "scale": 10.0,
+            "width": 3,
+            "judged": 4,
+            "prior": 3,
+            "depth": 1,
+            "baseline": True,
+            "choice": "mean",
+            "evaluation": "queue",
+            "reach": "turn",
         },
     },
     budgets={
@@ -74,8 +82,10 @@ SEARCH = Search(
             "{plies} commands (to the seat's next turn), judged by the {evaluation} evaluation"
         ),
         "expert": (
-            "{iterations} ISMCTS iterations, each a world dealt from the seat's knowledge, UCB1 (c={exploration}) "
-            "over the candidates available in it, one node added and a {policy} playout of up to {plies} commands"
+            "{iterations} ISMCTS iterations over strong's {width} best candidates (on {judged} deals), each a world "
+            "dealt from the seat's knowledge, UCB1 (c={exploration}) over the candidates available in it, one node "
+            "added and a {policy} playout of up to {plies} commands (to the seat's next turn, judged by the "
+            "{evaluation} evaluation); the best mean reward"
         ),
     },
 )
