@@ -14,12 +14,23 @@ knows its own options; a candidate the rules refuse in a world is not available 
 is a seat's evaluation squashed to (0, 1) by a logistic of width `scale` (a won game near 1, a
 lost one near 0). The budget is a number of iterations, never a clock: the same knowledge, seed
 and parameters give the same command (the service turns a time budget into iterations and
-records them)."""
+records them).
+
+The games' experts see at least what their strong bot sees and spend their budget on more of it:
+the root's candidates are strong's (`width`: the best one command ahead), each starting at that
+worth (`prior`), the playouts are strong's greedy rollouts to its horizon (`policy`, `plies`), the
+tree stops below the root (`depth` 1: an opponent's reply expanded at random in each world told
+less than a greedy one played out), a reward is the gain over the dealt world's own worth
+(`baseline`: the deal's luck, which strong cancels by trying every candidate on the same worlds,
+taken out) and the command is the best mean, not the most visited (`choice`: with rewards of
+similar size UCB1 spreads its visits nearly evenly). The defaults here are the first expert's, so
+that a search recorded with its parameters runs again as it ran."""
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +50,11 @@ DEFAULTS: dict[str, Any] = {
     "scale": 2.5,  # the evaluation (points) that makes a reward of 0.73 (logistic width): the median
     # spread of the candidates' worth one command ahead is 1.5-4 points in the three games
     "prior": 0,  # virtual visits each root candidate starts with, at its worth one command ahead
+    "width": 0,  # root candidates kept: the best `width` one command ahead (strong's); 0: all of them
+    "judged": 1,  # dealt worlds the root's candidates are judged on one command ahead (for `width`, `prior`)
+    "choice": "visits",  # the command chosen: the root's most visited child, or "mean": its best mean reward
+    "baseline": False,  # a reward is the gain over the dealt world's worth (the deal's luck taken out)
+    "depth": 0,  # the tree's depth at most (below it, the playout decides); 0: no limit
 }
 
 
@@ -78,34 +94,49 @@ class ExpertBot:
         if len(options) == 1:
             return options[0]
         root = _Node(seat=seat)
-        moves = [(_KEY.encode(c), c) for c in options]
-        self._seed(root, moves, first, seat, rnd)
+        moves = self._seed(root, [(_KEY.encode(c), c) for c in options], knowledge, first, seat, rnd)
         for _ in range(max(1, int(self._param("iterations")))):
             self._iterate(root, moves, search.clone(search.determinize(knowledge, rnd)), rnd)
         if not root.children:  # every candidate refused in every world: the first is the best guess
             return options[0]
-        best = max(root.children.values(), key=lambda n: (n.visits, n.reward))  # the most visited
-        return best.command
+        if self._param("choice") == "mean":  # the best mean reward (visits spread evenly say little)
+            return max(root.children.values(), key=lambda n: (n.reward / n.visits, n.visits)).command
+        return max(root.children.values(), key=lambda n: (n.visits, n.reward)).command  # the most visited
 
-    def _seed(self, root: _Node, moves: list[tuple[bytes, Any]], world: Any, seat: int, rnd: random.Random) -> None:
-        """Progressive bias: each root candidate starts with `prior` visits at the reward of the
-        state one command ahead on the first dealt world (greedy's judgement), so the search spends
-        its iterations on the commands greedy would consider first and corrects it where it is wrong."""
-        prior = int(self._param("prior"))
-        if prior <= 0:
-            return
-        rng = PlayoutRng(rnd)
+    def _seed(
+        self, root: _Node, moves: list[tuple[bytes, Any]], knowledge: Any, first: Any, seat: int, rnd: random.Random
+    ) -> list[tuple[bytes, Any]]:
+        """The root's candidates the search compares. With `width`, the best `width` by their mean
+        worth one command ahead on `judged` dealt worlds (the first, and more dealt for this: the
+        ones strong plays out); with `prior` (progressive bias), each starts with that many virtual
+        visits at that worth, so the search spends its iterations on the commands greedy would
+        consider first and corrects it where the look-ahead disagrees."""
+        prior, width = int(self._param("prior")), int(self._param("width"))
+        if prior <= 0 and width <= 0:
+            return moves
+        rng, search = PlayoutRng(rnd), self.search
+        worlds = [first] + [search.clone(search.determinize(knowledge, rnd)) for _ in range(self._param("judged") - 1)]
+        worth = {}
         for key, command in moves:
-            after = self._apply(world, command, rng)
-            if after is not None:
-                child = root.children[key] = _Node(command, seat)
-                child.visits, child.reward = prior, prior * self._squash(self.search.evaluate(after, seat))
+            values = [self._value(after, seat) for w in worlds if (after := self._apply(w, command, rng)) is not None]
+            if values:
+                worth[key] = sum(values) / len(values)
+        kept = sorted((m for m in moves if m[0] in worth), key=lambda m: -worth[m[0]])  # stable: ties keep order
+        if width > 0:
+            kept = kept[:width]
+        base = sum(self._value(w, seat) for w in worlds) / len(worlds) if prior > 0 and self._param("baseline") else 0.0
+        for key, command in kept if prior > 0 else ():
+            child = root.children[key] = _Node(command, seat)
+            child.visits, child.reward = prior, prior * self._squash(worth[key] - base)
+        return (kept or moves) if width > 0 else moves
 
     def _iterate(self, root: _Node, moves: list[tuple[bytes, Any]], state: Any, rnd: random.Random) -> None:
         """One iteration on one dealt world (changed in place): select, expand, play out, back up."""
         search, rng, c = self.search, PlayoutRng(rnd), self._param("exploration")
-        node, path = root, []
-        while True:
+        depth = int(self._param("depth")) or -1
+        node, dealt = root, state
+        path: list[_Node] = []
+        while len(path) != depth:
             mover = search.mover(state)
             if mover is None:
                 break
@@ -123,7 +154,11 @@ class ExpertBot:
             if chosen.visits == 0:  # just added: the tree grows by one node an iteration
                 break
         end = self._playout(state, rnd, rng)
-        rewards = {seat: self._squash(search.evaluate(end, seat)) for seat in {n.seat for n in path}}
+        relative = bool(self._param("baseline"))
+        rewards = {
+            seat: self._squash(self._value(end, seat) - (self._value(dealt, seat) if relative else 0.0))
+            for seat in {n.seat for n in path}
+        }
         for n in path:
             n.visits += 1
             n.reward += rewards[n.seat]
@@ -166,10 +201,10 @@ class ExpertBot:
     def _playout(self, state: Any, rnd: random.Random, rng: PlayoutRng) -> Any:
         """Up to `plies` commands in place by the playout players, until the horizon moves."""
         search, greedy = self.search, self._param("policy") == "greedy"
-        horizon = search.horizon(state)
+        ended = self._ends(state)
         for _ in range(int(self._param("plies"))):
             mover = search.mover(state)
-            if mover is None or search.horizon(state) != horizon:
+            if mover is None or ended(state):
                 break
             try:
                 command = self._greedy(state, mover, rnd, rng) if greedy else search.random_command(state, mover, rnd)
@@ -187,6 +222,16 @@ class ExpertBot:
             if best is None or value > worth:
                 best, worth = command, value
         return best
+
+    def _ends(self, start: Any) -> Callable[[Any], bool]:
+        """Whether a playout from `start` has gone far enough: once it passes the search's horizon
+        (a game's expert may look less far, as its strong bot does)."""
+        horizon = self.search.horizon(start)
+        return lambda state: self.search.horizon(state) != horizon
+
+    def _value(self, state: Any, seat: int) -> float:
+        """A state's worth for `seat`: the game's evaluation (a game's expert may judge as its strong bot)."""
+        return self.search.evaluate(state, seat)
 
     def _squash(self, value: float) -> float:
         """A seat's evaluation as a reward in (0, 1): a logistic of width `scale`."""

@@ -78,3 +78,20 @@ def test_on_a_toy_game_the_search_finds_the_best_command_and_never_a_refused_one
     assert state == {"totals": [0, 0], "turn": 0}  # the search plays on copies
     with_prior = make_bot(bots, "expert", prior=5, iterations=10)
     assert with_prior.choose(state, 0, random.Random(3)) == Add(0, 3)
+
+
+def test_with_strongs_candidates_greedy_playouts_and_a_baseline_the_search_still_finds_the_best_command():
+    search = dataclasses.replace(
+        TOY,
+        params={**TOY.params, "expert": {"iterations": 40, "plies": 4, "scale": 3.0, "policy": "greedy"}},
+        budgets={**TOY.budgets, "expert": "{iterations} iterations"},
+    )
+    bots = bot_factories(search, {"expert": ExpertBot})
+    state = {"totals": [0, 0], "turn": 0}
+    for extra in (
+        {"width": 2},
+        {"width": 2, "prior": 3, "depth": 1, "baseline": True, "choice": "mean", "judged": 2},
+        {"depth": 2},
+    ):
+        assert make_bot(bots, "expert", **extra).choose(state, 0, random.Random(5)) == Add(0, 3), extra
+    assert state == {"totals": [0, 0], "turn": 0}

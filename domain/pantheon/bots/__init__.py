@@ -35,15 +35,28 @@ SEARCH = Search(
         "random": {},
         "greedy": {"determinizations": 2, "samples": 4},
         "strong": {"width": 6, "worlds": 8, "plies": 8, "samples": 4, "policy": "greedy"},
-        "expert": {"iterations": 1000, "exploration": 0.3, "plies": 8, "policy": "random", "samples": 4, "scale": 2.5},
+        "expert": {
+            "iterations": 1000,
+            "exploration": 0.3,
+            "plies": 8,
+            "policy": "greedy",
+            "samples": 4,
+            "scale": 10.0,
+            "width": 6,
+            "prior": 3,
+            "depth": 1,
+            "baseline": True,
+            "choice": "mean",
+        },
     },
     budgets={
         "random": "one uniformly random legal command",
         "greedy": "every candidate one command ahead on {determinizations} dealt states",
         "strong": "{width} candidates x {worlds} dealt states: {rollouts} rollouts of {plies} {policy} commands",
         "expert": (
-            "{iterations} ISMCTS iterations, each a world dealt from the seat's knowledge, UCB1 (c={exploration}) "
-            "over the candidates available in it, one node added and a {policy} playout of up to {plies} commands"
+            "{iterations} ISMCTS iterations over strong's {width} best candidates, each a world dealt from the seat's "
+            "knowledge, UCB1 (c={exploration}) over the candidates available in it, one node added and a {policy} "
+            "playout of up to {plies} commands; the best mean reward"
         ),
     },
 )

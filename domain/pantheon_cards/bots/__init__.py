@@ -11,7 +11,6 @@ from typing import Any
 
 from domain.bots import Bot, Search, bot_factories
 from domain.bots import make_bot as _make_bot
-from domain.ismcts import ExpertBot
 from domain.kernel import Bots
 
 from ..decide import apply
@@ -19,6 +18,7 @@ from ..random_play import random_command
 from ..state import State, clone
 from .candidates import candidates
 from .evaluate import evaluate
+from .expert import ExpertBot
 from .knowledge import PantheonCardsKnowledge, determinize, seat_knowledge, view_hash
 from .strong import StrongBot
 
@@ -60,9 +60,17 @@ SEARCH = Search(
             "iterations": 1000,
             "exploration": 0.3,
             "plies": 14,
-            "policy": "random",
+            "policy": "greedy",
             "samples": 0,
-            "scale": 2.5,
+            "scale": 10.0,
+            "width": 3,
+            "judged": 4,
+            "prior": 3,
+            "depth": 1,
+            "baseline": True,
+            "choice": "mean",
+            "evaluation": "queue",
+            "reach": "turn",
         },
     },
     budgets={
@@ -74,8 +82,10 @@ SEARCH = Search(
             "{plies} commands (to the seat's next turn), judged by the {evaluation} evaluation"
         ),
         "expert": (
-            "{iterations} ISMCTS iterations, each a world dealt from the seat's knowledge, UCB1 (c={exploration}) "
-            "over the candidates available in it, one node added and a {policy} playout of up to {plies} commands"
+            "{iterations} ISMCTS iterations over strong's {width} best candidates (on {judged} deals), each a world "
+            "dealt from the seat's knowledge, UCB1 (c={exploration}) over the candidates available in it, one node "
+            "added and a {policy} playout of up to {plies} commands (to the seat's next turn, judged by the "
+            "{evaluation} evaluation); the best mean reward"
         ),
     },
 )

@@ -35,6 +35,13 @@ EVALUATIONS = {
 }  # by name; any other name: the game's (greedy's) evaluation
 
 
+def next_turn(start: State) -> Callable[[State], bool]:
+    """A rollout goes until each other seat has had its turn (or a battle turn) and it is the
+    seat's again, not to the end of the round: the last seat of a round sees the others answer."""
+    turn, battle, players = start.turn, start.battle_turns, start.players
+    return lambda state: state.turn - turn >= players or state.battle_turns - battle >= players
+
+
 class _FirstPick:
     """The engine's Rng with its first draw fixed (the card a deck draw takes), then the bot's chance."""
 
@@ -111,13 +118,10 @@ class StrongBot(KernelStrongBot):
             return None
 
     def _ends(self, start: Any) -> Callable[[Any], bool]:
-        """A rollout goes until each other seat has had its turn (or a battle turn) and it is the
-        seat's again, not to the end of the round: the last seat of a round sees the others answer."""
-        turn, battle, players = start.turn, start.battle_turns, start.players
-        return lambda state: state.turn - turn >= players or state.battle_turns - battle >= players
+        return next_turn(start)
 
     def _rollout_value(self, state: Any, seat: int) -> float:
         return self._value(state, seat)
 
 
-__all__ = ["StrongBot"]
+__all__ = ["EVALUATIONS", "StrongBot", "next_turn"]

@@ -50,9 +50,14 @@ SEARCH = Search(
             "iterations": 1000,
             "exploration": 0.3,
             "plies": 24,
-            "policy": "random",
+            "policy": "greedy",
             "samples": 0,
-            "scale": 2.5,
+            "scale": 10.0,
+            "width": 4,
+            "prior": 3,
+            "depth": 1,
+            "baseline": True,
+            "choice": "mean",
         },
     },
     budgets={
@@ -63,8 +68,9 @@ SEARCH = Search(
             "(to the round's end)"
         ),
         "expert": (
-            "{iterations} ISMCTS iterations, each a world dealt from the seat's knowledge, UCB1 (c={exploration}) "
-            "over the candidates available in it, one node added and a {policy} playout of up to {plies} commands (to the round's end)"
+            "{iterations} ISMCTS iterations over strong's {width} best candidates, each a world dealt from the seat's "
+            "knowledge, UCB1 (c={exploration}) over the candidates available in it, one node added and a {policy} "
+            "playout of up to {plies} commands (to the round's end); the best mean reward"
         ),
     },
     # the greedy bot's draws of chance were recorded as `samples` (the audit makes bots from records)
