@@ -39,6 +39,7 @@ from typing import Any
 
 import httpx
 import msgspec
+import redis as sync_redis
 from redis.asyncio import Redis
 
 from bench.bench_api import _wait
@@ -240,8 +241,6 @@ def cpu_s(pid: int) -> float:
 
 def redis_cpu_s(redis_url: str) -> float:
     """CPU seconds the Redis server has used so far (its main thread and the rest, user + system)."""
-    import redis as sync_redis
-
     client = sync_redis.Redis.from_url(redis_url)
     try:
         info = client.info("cpu")
@@ -287,8 +286,6 @@ def server_side(port: int, redis_url: str) -> dict:
     """What the servers saw of a run: the API's command histogram (decide and append, in the handler:
     a tail here is the store's or the API's, a tail only in wrk's figures is the queue before the
     handler), its non-2xx/304 answers by route and status, and Redis's slow log and latency events."""
-    import redis as sync_redis
-
     text = httpx.get(f"http://127.0.0.1:{port}/metrics").text
     buckets, answers = [], {}
     for line in text.splitlines():
@@ -343,8 +340,6 @@ async def main_async(args: argparse.Namespace) -> dict:
     out: dict = {"seconds": args.seconds, "threads_saturated": args.threads, "think_s": args.think}
     with contextlib.ExitStack() as stack:
         redis_url = stack.enter_context(private_redis())
-        import redis as sync_redis
-
         with sync_redis.Redis.from_url(redis_url) as client:  # Redis's own account of its stalls, in the report
             client.config_set("latency-monitor-threshold", 20)
         tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-load-"))

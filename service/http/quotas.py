@@ -35,8 +35,7 @@ class Quotas:
         pool_size: int | None = None,
     ) -> None:
         self.settings, self.prefix = settings, prefix
-        storage = rate_storage(redis_url, prefix, timeout_s, **({"pool_size": pool_size} if pool_size else {}))
-        self.limiter = SlidingWindowCounterRateLimiter(storage)
+        self.limiter = SlidingWindowCounterRateLimiter(rate_storage(redis_url, prefix, timeout_s, pool_size))
         self.rates: dict[str, list[RateLimitItem]] = {
             "create": parse_many(settings.create),
             "commands": parse_many(settings.commands),

@@ -29,14 +29,14 @@ def _limits_uri(redis_url: str) -> str:
 
 
 def rate_storage(
-    redis_url: str, prefix: str, timeout_s: float | None = None, pool_size: int = POOL_SIZE
+    redis_url: str, prefix: str, timeout_s: float | None = None, pool_size: int | None = None
 ) -> RedisStorage:
     """The `limits` storage of the rate limits' counters on `redis_url`, under `<prefix>:limits`, on a
     bounded, waiting pool like the store's: `limits` would make redis-py's default one, which refuses a command
     at once when its 100 connections are in use (a 503 for a command at 1,000 paced games)."""
     timeout = timeout_s or TIMEOUT_S
     pool = BlockingConnectionPool.from_url(
-        redis_url, max_connections=pool_size, timeout=timeout, **connection_options(timeout)
+        redis_url, max_connections=pool_size or POOL_SIZE, timeout=timeout, **connection_options(timeout)
     )
     return RedisStorage(
         _limits_uri(redis_url),

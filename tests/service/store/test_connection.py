@@ -68,29 +68,3 @@ async def test_on_a_cluster_commands_beyond_the_bound_wait_for_a_turn_and_then_f
 def test_a_cluster_nodes_full_pool_is_an_error_of_nothing_sent():
     failure = store_failure(MaxConnectionsError(), writing=True)  # redis-py's cluster pools do not wait
     assert (status_of(failure), failure.code) == (503, "store_unavailable")
-
-
-async def test_a_burst_beyond_the_pool_waits_its_turn_and_cancelled_commands_give_their_turns_back(redis_url):
-    """More commands at once than connections: each waits for a turn, none fails; commands cancelled
-    while they waited or held a connection (a client gone, a deadline) leave the pool whole."""
-    client = connect(redis_url, timeout_s=2.0, pool_size=4)
-    if isinstance(client, RedisCluster):  # its turns are the BoundedCluster's: the test above
-        await client.aclose()
-        return
-    pool = client.connection_pool
-    try:
-        assert await asyncio.gather(*(client.ping() for _ in range(200))) == [True] * 200
-        for _ in range(3):  # cancelled mid-flight, at every stage of taking and giving back a connection
-            tasks = [asyncio.ensure_future(client.blpop(["pool-test:none"], timeout=0.05)) for _ in range(12)]
-            await asyncio.sleep(0.01)
-            for task in tasks[::2]:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        assert await asyncio.gather(*(client.ping() for _ in range(50))) == [True] * 50
-        # every turn given back, none twice: four commands hold the four connections at once, a fifth waits
-        started = time.monotonic()
-        await asyncio.gather(*(client.blpop(["pool-test:none"], timeout=0.3) for _ in range(4)))
-        assert time.monotonic() - started < 0.55
-        assert len(pool._in_use_connections) == 0 and len(pool._available_connections) <= 4
-    finally:
-        await client.aclose()
